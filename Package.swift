@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// Chain — a Swift HTTP client for Linux built directly on libcurl.
+// Layers (an arrow never points up): CCurl → HTTPCore → Cache → Chain / AFStyle → Samples.
+import PackageDescription
+
+// Swift 6 language mode (strict concurrency) for every target; warnings are treated as errors by `make`.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Chain",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Chain", targets: ["Chain"]),
+        .library(name: "AFStyle", targets: ["AFStyle"]),
+        .library(name: "Cache", targets: ["Cache"]),
+        .library(name: "HTTPCore", targets: ["HTTPCore"]),
+        .library(name: "FastJSON", targets: ["FastJSON"]),
+        .library(name: "SampleServer", targets: ["SampleServer"]),
+        .executable(name: "sample-server", targets: ["sample-server"]),
+    ],
+    targets: [
+        // libcurl binding: typed, non-variadic wrappers (Swift cannot call C varargs).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // zlib for the sample server's gzip routes (a dependency of libcurl4-openssl-dev).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // Pure-Swift SHA-256, shared by the cache (file names, checksums) and the sample server.
+        .target(name: "Digest", swiftSettings: strict),
+        .target(name: "HTTPCore", dependencies: ["CCurl", "Digest"], swiftSettings: strict),
+        .target(name: "FastJSON", swiftSettings: strict),
+        .target(name: "Cache", dependencies: ["HTTPCore", "Digest"], swiftSettings: strict),
+        .target(name: "Chain", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
+        .target(name: "AFStyle", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
+        .target(name: "SampleServer", dependencies: ["Digest", "CZlib"], swiftSettings: strict),
+        .executableTarget(name: "sample-server", dependencies: ["SampleServer"], swiftSettings: strict),
+
+        .testTarget(name: "DigestTests", dependencies: ["Digest"]),
+        .testTarget(name: "SampleServerTests", dependencies: ["SampleServer"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "SampleServer"]),
+        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON"]),
+        .testTarget(name: "CacheTests", dependencies: ["Cache", "HTTPCore", "SampleServer"]),
+        .testTarget(name: "ChainTests", dependencies: ["Chain", "SampleServer"]),
+        .testTarget(name: "AFStyleTests", dependencies: ["AFStyle", "SampleServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// AFStyle module (in progress)

@@ -1,0 +1,35 @@
+// Typed, non-variadic wrappers around libcurl's variadic entry points.
+// Swift cannot call C varargs functions, so every option kind gets one wrapper
+// whose argument type matches what libcurl reads for that option.
+#ifndef CCURL_H
+#define CCURL_H
+
+#include <curl/curl.h>
+
+typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t nitems, void *userdata);
+typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
+                                       curl_off_t ultotal, curl_off_t ulnow);
+
+CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode ccurl_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+CURLcode ccurl_easy_setopt_mime(CURL *handle, CURLoption option, curl_mime *value);
+CURLcode ccurl_easy_setopt_data_callback(CURL *handle, CURLoption option, ccurl_data_callback value);
+CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, ccurl_xferinfo_callback value);
+
+CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
+
+CURLMcode ccurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
+
+/// The easy handle and result of a CURLMSG_DONE message (the union is awkward from Swift).
+int ccurl_multi_message_done(CURLMsg *message, CURL **handle, CURLcode *result);
+
+/// Whether this libcurl was built with the named feature bit (CURL_VERSION_*).
+int ccurl_has_feature(int feature_bit);
+
+#endif

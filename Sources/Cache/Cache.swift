@@ -1,0 +1,1 @@
+// Cache module (in progress)

@@ -1,0 +1,1 @@
+// Digest module (in progress)

@@ -1,0 +1,1 @@
+// FastJSON module (in progress)

@@ -1,0 +1,1 @@
+// HTTPCore (in progress)

@@ -1,0 +1,1 @@
+// SampleServer module (in progress)
