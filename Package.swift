@@ -35,6 +35,10 @@ let package = Package(
         .target(name: "SampleServer", dependencies: ["Digest", "CZlib"], swiftSettings: strict),
         .executableTarget(name: "sample-server", dependencies: ["SampleServer"], swiftSettings: strict),
 
+        // Samples: one program per scenario, each against the bundled sample server.
+        .executableTarget(name: "quickstart", dependencies: ["HTTPCore", "SampleServer"], path: "Samples/Quickstart",
+                          swiftSettings: strict),
+
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "SampleServer"]),

@@ -42,6 +42,13 @@ CURLMcode ccurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value)
     return curl_multi_setopt(handle, option, value);
 }
 
+CURLSHcode ccurl_share_setopt_long(CURLSH *handle, CURLSHoption option, long value) {
+    return curl_share_setopt(handle, option, value);
+}
+CURLcode ccurl_easy_setopt_share(CURL *handle, CURLSH *share) {
+    return curl_easy_setopt(handle, CURLOPT_SHARE, share);
+}
+
 int ccurl_multi_message_done(CURLMsg *message, CURL **handle, CURLcode *result) {
     if (message == NULL || message->msg != CURLMSG_DONE) return 0;
     *handle = message->easy_handle;
@@ -52,4 +59,9 @@ int ccurl_multi_message_done(CURLMsg *message, CURL **handle, CURLcode *result) 
 int ccurl_has_feature(int feature_bit) {
     curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
     return info != NULL && (info->features & feature_bit) != 0;
+}
+
+const char *ccurl_version_string(void) {
+    curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info != NULL && info->version != NULL ? info->version : "unknown";
 }

@@ -25,9 +25,14 @@ CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **val
 CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
 CURLMcode ccurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
+CURLSHcode ccurl_share_setopt_long(CURLSH *handle, CURLSHoption option, long value);
+CURLcode ccurl_easy_setopt_share(CURL *handle, CURLSH *share);
 
 /// The easy handle and result of a CURLMSG_DONE message (the union is awkward from Swift).
 int ccurl_multi_message_done(CURLMsg *message, CURL **handle, CURLcode *result);
+
+/// The running libcurl's version, e.g. "7.88.1" (CURLVERSION_NOW is a macro Swift cannot see).
+const char *ccurl_version_string(void);
 
 /// Whether this libcurl was built with the named feature bit (CURL_VERSION_*).
 int ccurl_has_feature(int feature_bit);

@@ -1,0 +1,82 @@
+import Synchronization
+
+/// A handle on a request in flight: cancel it, or ask how it is doing.
+///
+/// Cancelling is safe from any thread, any number of times. A request cancelled before it
+/// finished ends with ``NetworkError/Kind/cancelled``, and its completion is still called
+/// exactly once; cancelling after it finished does nothing.
+public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
+    /// Where a task is in its life.
+    public enum State: String, Sendable, Hashable {
+        /// Sent or waiting to be sent.
+        case running
+        /// Cancelled; the completion reports ``NetworkError/Kind/cancelled``.
+        case cancelled
+        /// The completion has been called (with a success or a failure).
+        case completed
+    }
+
+    private struct Storage {
+        var state: State = .running
+        var currentTransfer: CurlTransfer?
+        var engine: CurlEngine?
+        var response: HTTPResponse?
+    }
+
+    /// The request as first made (before any interceptor changed it).
+    public let originalRequest: HTTPRequest
+    private let storage = Mutex(Storage())
+
+    init(originalRequest: HTTPRequest) {
+        self.originalRequest = originalRequest
+    }
+
+    /// The current state.
+    public var state: State { storage.withLock { $0.state } }
+
+    /// The request currently being sent (after adaptation), or the original one.
+    public var currentRequest: HTTPRequest {
+        storage.withLock { $0.currentTransfer?.request } ?? originalRequest
+    }
+
+    /// The response, once the task completed with one (also for HTTP errors).
+    public var response: HTTPResponse? { storage.withLock { $0.response } }
+
+    /// Cancels the request. See the type's documentation for the guarantees.
+    public func cancel() {
+        let (transfer, engine) = storage.withLock { storage -> (CurlTransfer?, CurlEngine?) in
+            guard storage.state == .running else { return (nil, nil) }
+            storage.state = .cancelled
+            return (storage.currentTransfer, storage.engine)
+        }
+        if let transfer, let engine { engine.cancel(transfer) }
+    }
+
+    /// Whether ``cancel()`` was called before the task completed.
+    public var isCancelled: Bool { state == .cancelled }
+
+    /// Attaches the transfer now carrying this task; returns `false` (and attaches nothing)
+    /// when the task was already cancelled, so the caller can fail it instead of sending.
+    func attach(_ transfer: CurlTransfer, engine: CurlEngine) -> Bool {
+        storage.withLock { storage in
+            guard storage.state == .running else { return false }
+            storage.currentTransfer = transfer
+            storage.engine = engine
+            return true
+        }
+    }
+
+    /// Records the end of the task, just before its completion is called.
+    func markCompleted(response: HTTPResponse?) {
+        storage.withLock { storage in
+            storage.response = response
+            if storage.state == .running { storage.state = .completed }
+            storage.currentTransfer = nil
+            storage.engine = nil
+        }
+    }
+
+    public static func == (lhs: HTTPTask, rhs: HTTPTask) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    public var description: String { "HTTPTask(\(originalRequest.method) \(originalRequest.url.absoluteString), \(state))" }
+}

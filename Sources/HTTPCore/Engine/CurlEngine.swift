@@ -1,0 +1,192 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The transport: one loop thread that owns one libcurl multi handle.
+///
+/// libcurl's rule is that a handle is used by one thread at a time; we make it one thread,
+/// period. Every `curl_*` call on the multi handle, the share handle and every easy handle
+/// happens on the loop thread. Other threads only append a command under `commands`' lock
+/// and call `curl_multi_wakeup`, which libcurl documents as callable from any thread.
+///
+/// The loop: drain commands → `curl_multi_perform` → `curl_multi_info_read` until empty →
+/// `curl_multi_poll`. Connections, DNS results and TLS sessions live in the multi and share
+/// handles, so a second request to the same host reuses the first one's connection.
+final class CurlEngine: @unchecked Sendable {
+    // Why @unchecked Sendable: `multi` and `share` are created in `init` and afterwards used
+    // only on the loop thread (plus `curl_multi_wakeup`, which is thread-safe by contract);
+    // `active` and `easyPool` are loop-thread only; `commands` is a Mutex.
+
+    /// Limits for the multi handle.
+    struct Limits: Sendable {
+        var connectionsPerHost: Int
+        var totalConnections: Int
+        var cachedConnections: Int
+    }
+
+    private enum Command {
+        case add(CurlTransfer)
+        case cancel(CurlTransfer)
+    }
+
+    private struct Commands {
+        var pending: [Command] = []
+        var isShuttingDown = false
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let share: UnsafeMutableRawPointer?
+    private let commands = Mutex(Commands())
+    private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    private var easyPool: [UnsafeMutableRawPointer] = []
+    private static let easyPoolLimit = 64
+
+    /// Makes the engine and starts its loop thread.
+    /// - Throws: ``NetworkError/Kind/transport`` when libcurl cannot be initialised.
+    init(limits: Limits, name: String) throws(NetworkError) {
+        guard CurlGlobal.isInitialized, let multi = curl_multi_init() else {
+            throw NetworkError(.transport, "libcurl could not be initialised")
+        }
+        self.multi = multi
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.connectionsPerHost)
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.totalConnections)
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.cachedConnections)
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+
+        // Easy handles come and go per request; the share handle keeps DNS results and TLS
+        // sessions between them (the multi handle already pools connections). Used on the
+        // loop thread only, so it needs no lock callbacks.
+        let share = curl_share_init()
+        if let share {
+            _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+            _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        }
+        self.share = share
+
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Hands a transfer to the loop thread. Its completion is called exactly once.
+    func add(_ transfer: CurlTransfer) {
+        enqueue(.add(transfer))
+    }
+
+    /// Asks the loop thread to end a transfer with a cancelled error. Safe from any thread,
+    /// any number of times, before or after the transfer finished.
+    func cancel(_ transfer: CurlTransfer) {
+        transfer.isCancelRequested.store(true, ordering: .relaxed)
+        enqueue(.cancel(transfer))
+    }
+
+    /// Ends the loop thread once every transfer in flight has finished. New transfers are
+    /// still accepted until then, so requests already made never fail because of it.
+    func shutDownWhenIdle() {
+        commands.withLock { $0.isShuttingDown = true }
+        curl_multi_wakeup(multi)
+    }
+
+    private func enqueue(_ command: Command) {
+        commands.withLock { $0.pending.append(command) }
+        curl_multi_wakeup(multi)
+    }
+
+    // MARK: The loop (loop thread only)
+
+    private func run() {
+        var running: Int32 = 0
+        var pending: [Command] = []
+        while true {
+            let isShuttingDown = commands.withLock { state in
+                swap(&pending, &state.pending)
+                return state.isShuttingDown
+            }
+            for command in pending {
+                switch command {
+                case .add(let transfer): start(transfer)
+                case .cancel(let transfer): stop(transfer)
+                }
+            }
+            pending.removeAll(keepingCapacity: true)
+            if isShuttingDown, active.isEmpty { break }
+
+            _ = curl_multi_perform(multi, &running)
+            finishCompletedTransfers()
+
+            // With nothing in flight only a wakeup matters; otherwise libcurl shortens the
+            // wait to its own next timeout.
+            let timeout: Int32 = active.isEmpty ? 60_000 : 1_000
+            _ = curl_multi_poll(multi, nil, 0, timeout, nil)
+        }
+        for handle in easyPool { curl_easy_cleanup(handle) }
+        easyPool.removeAll()
+        curl_multi_cleanup(multi)
+        if let share { curl_share_cleanup(share) }
+    }
+
+    private func start(_ transfer: CurlTransfer) {
+        if transfer.isCancelRequested.load(ordering: .relaxed) {
+            transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
+            return
+        }
+        guard let handle = easyPool.popLast() ?? curl_easy_init() else {
+            transfer.complete(with: .failure(NetworkError(.transport, "libcurl could not create a handle")))
+            return
+        }
+        do {
+            try transfer.configure(handle: handle, share: share)
+        } catch {
+            transfer.complete(with: .failure(error))
+            recycle(transfer.cleanUp())
+            return
+        }
+        let code = curl_multi_add_handle(multi, handle)
+        guard code == CURLM_OK else {
+            let message = String(cString: curl_multi_strerror(code))
+            transfer.complete(with: .failure(NetworkError(.transport, "libcurl refused the transfer: \(message)")))
+            recycle(transfer.cleanUp())
+            return
+        }
+        active[ObjectIdentifier(transfer)] = transfer
+    }
+
+    private func stop(_ transfer: CurlTransfer) {
+        guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil, let handle = transfer.easy else {
+            return  // not started yet (start() sees the flag) or already finished
+        }
+        curl_multi_remove_handle(multi, handle)
+        transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
+        recycle(transfer.cleanUp())
+    }
+
+    private func finishCompletedTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            var handle: UnsafeMutableRawPointer?
+            var code = CURLE_OK
+            guard ccurl_multi_message_done(message, &handle, &code) == 1, let handle else { continue }
+            var privatePointer: UnsafeMutableRawPointer?
+            guard ccurl_easy_getinfo_pointer(handle, CURLINFO_PRIVATE, &privatePointer) == CURLE_OK,
+                  let privatePointer else { continue }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
+            let result = transfer.result(for: code)
+            curl_multi_remove_handle(multi, handle)
+            active.removeValue(forKey: ObjectIdentifier(transfer))
+            transfer.complete(with: result)
+            recycle(transfer.cleanUp())
+        }
+    }
+
+    /// Keeps a finished easy handle for the next transfer: `curl_easy_reset` clears every
+    /// option while the connection stays pooled in the multi handle.
+    private func recycle(_ handle: UnsafeMutableRawPointer?) {
+        guard let handle else { return }
+        if easyPool.count < CurlEngine.easyPoolLimit {
+            curl_easy_reset(handle)
+            easyPool.append(handle)
+        } else {
+            curl_easy_cleanup(handle)
+        }
+    }
+}

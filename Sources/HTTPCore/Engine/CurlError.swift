@@ -1,0 +1,49 @@
+import CCurl
+
+/// Maps libcurl's result codes onto ``NetworkError`` kinds.
+enum CurlError {
+    static func makeError(code: CURLcode, message: String, request: HTTPRequest, response: HTTPResponse?) -> NetworkError {
+        let description = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        let host = request.url.host ?? request.url.absoluteString
+        let (kind, text): (NetworkError.Kind, String) = switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // Also how libcurl refuses an HTTP/0.9 reply (no status line at all).
+            description.contains("HTTP/0.9")
+                ? (.invalidResponse, "the server's reply from \(host) has no valid status line")
+                : (.unsupportedScheme, "only http and https are allowed (\(description))")
+        case CURLE_URL_MALFORMAT:
+            (.invalidURL, "the URL is malformed: \(request.url.absoluteString)")
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            (.dnsFailure, "cannot resolve \(host)")
+        case CURLE_COULDNT_CONNECT:
+            (.cannotConnect, "cannot connect to \(host)")
+        case CURLE_OPERATION_TIMEDOUT:
+            (.timedOut, description.contains("too slow")
+                ? "no data from \(host) within the idle timeout of \(Int(request.timeouts.idle.rounded(.up))) s"
+                : "the request to \(host) timed out")
+        case CURLE_ABORTED_BY_CALLBACK:
+            (.cancelled, "the request was cancelled")
+        case CURLE_TOO_MANY_REDIRECTS:
+            (.tooManyRedirects, "more redirects than allowed")
+        case CURLE_FILESIZE_EXCEEDED:
+            (.responseTooLarge, "the response from \(host) is larger than the limit")
+        case CURLE_PARTIAL_FILE:
+            (.truncatedResponse, "the response from \(host) ended before its announced length")
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            (.connectionLost, "the connection to \(host) was lost")
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_RANGE_ERROR:
+            (.invalidResponse, "the reply from \(host) is not valid HTTP")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE,
+             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_SHUTDOWN_FAILED,
+             CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
+            (.tls, "TLS with \(host) failed")
+        case CURLE_READ_ERROR, CURLE_WRITE_ERROR:
+            (.fileIO, "reading or writing the transfer's data failed")
+        default:
+            (.transport, "the transfer to \(host) failed")
+        }
+        return NetworkError(kind, text, curlCode: Int(code.rawValue), curlMessage: description, response: response)
+    }
+}

@@ -1,0 +1,80 @@
+/// Builds the final response head from the header lines libcurl hands over one at a time.
+///
+/// libcurl calls the header callback for every response of a transfer — `100 Continue`,
+/// each redirect, then the final one — so a status line starts a new head and only the last
+/// head survives. Pure and allocation-light so it can be fuzzed on its own.
+struct CurlResponseHeadParser {
+    private(set) var statusCode = 0
+    private(set) var httpVersion: HTTPVersion = .unknown
+    private(set) var headers = HTTPHeaders()
+    /// Whether the blank line ending the current head has been seen.
+    private(set) var isHeadComplete = false
+    /// How many heads (status lines) have been seen.
+    private(set) var headCount = 0
+
+    /// Consumes one header line, with or without its CRLF. Malformed lines are ignored:
+    /// libcurl has already rejected replies it cannot frame.
+    mutating func consume(_ line: UnsafeRawBufferPointer) {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+        let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
+
+        if bytes.isEmpty {
+            if statusCode != 0 { isHeadComplete = true }
+            return
+        }
+        if bytes.count >= 5, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"),
+           bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/") {
+            startHead(statusLine: bytes)
+            return
+        }
+        // Trailer fields after a chunked body arrive after the blank line; they belong to
+        // this response, so they are simply appended.
+        if bytes[0] == UInt8(ascii: " ") || bytes[0] == UInt8(ascii: "\t") {
+            // Obsolete line folding (RFC 9112 §5.2): continue the previous value.
+            guard var last = headers.fields.last else { return }
+            last.value += " " + String(decoding: bytes, as: UTF8.self).trimmingASCIIWhitespace()
+            var fields = headers.fields
+            fields[fields.count - 1] = last
+            headers = HTTPHeaders(fields)
+            return
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return }
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<colon]), as: UTF8.self)
+        let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]), as: UTF8.self)
+        headers.add(name: name.trimmingASCIIWhitespace(), value: value.trimmingASCIIWhitespace())
+    }
+
+    private mutating func startHead(statusLine: UnsafeRawBufferPointer) {
+        headCount += 1
+        headers = HTTPHeaders()
+        isHeadComplete = false
+        let parts = statusLine.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
+        let version = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        switch version {
+        case "HTTP/1.0": httpVersion = .http1_0
+        case "HTTP/1.1": httpVersion = .http1_1
+        case "HTTP/2", "HTTP/2.0": httpVersion = .http2
+        case "HTTP/3", "HTTP/3.0": httpVersion = .http3
+        default: httpVersion = .unknown
+        }
+        var code = 0
+        if parts.count > 1 {
+            for byte in parts[1].prefix(3) {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { code = 0; break }
+                code = code * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+        }
+        statusCode = code
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs (what RFC 9110 calls OWS).
+    func trimmingASCIIWhitespace() -> String {
+        let utf8 = self.utf8
+        guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        guard let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,506 @@
+import CCurl
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One request's life inside the engine: its easy handle, the bytes arriving, and the single
+/// completion.
+///
+/// Threading: a transfer is built on the caller's thread with immutable inputs, then handed to
+/// the engine. From then on every `var` below is read and written only on the engine's loop
+/// thread (libcurl's callbacks run there too). `isCancelRequested` is the one field other
+/// threads touch, and it is atomic. User closures are only ever dispatched to `callbackQueue`.
+final class CurlTransfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let callbackQueue: DispatchQueue
+    let progressHandler: (@Sendable (TransferProgress) -> Void)?
+    private let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
+    private let userAgent: String
+
+    /// Set from any thread by ``HTTPTask/cancel()``; read on the loop thread.
+    let isCancelRequested = Atomic<Bool>(false)
+
+    // MARK: Loop-thread state
+
+    private(set) var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var mime: OpaquePointer?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var head = CurlResponseHeadParser()
+    private var body = Data()
+    private var hasReservedBody = false
+    private var receivedBytes: Int64 = 0
+    private var exceededSizeLimit = false
+    private var fileError: String?
+    private var uploadFD: Int32 = -1
+    private var downloadFD: Int32 = -1
+    private var downloadStarted = false
+    private var resumeOffset: Int64 = 0
+    private var isFinished = false
+    private var lastReport: [TransferProgress.Direction: (bytes: Int64, time: UInt64)] = [:]
+    private var retainedSelf: Unmanaged<CurlTransfer>?
+
+    init(request: HTTPRequest, userAgent: String, callbackQueue: DispatchQueue,
+         progress: (@Sendable (TransferProgress) -> Void)?,
+         completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
+        self.request = request
+        self.userAgent = userAgent
+        self.callbackQueue = callbackQueue
+        self.progressHandler = progress
+        self.completion = completion
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit {
+        // Only Swift memory here: every C resource was released on the loop thread in `cleanUp`.
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Setting up (loop thread)
+
+    /// Configures `handle` for this request and takes a retain that curl's callbacks rely on.
+    /// - Throws: a ``NetworkError`` when an option is refused or a file cannot be opened;
+    ///   the caller then finishes the transfer with it.
+    func configure(handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?) throws(NetworkError) {
+        easy = handle
+        let retained = Unmanaged.passRetained(self)
+        retainedSelf = retained
+        let me = retained.toOpaque()
+
+        try set(CURLOPT_URL, request.url.absoluteString)
+        try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try set(CURLOPT_PRIVATE, pointer: me)
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl decodes: gzip, deflate, br, zstd
+        try set(CURLOPT_TCP_KEEPALIVE, 1)
+        try set(CURLOPT_USERAGENT, userAgent)
+        if let share { try check(ccurl_easy_setopt_share(handle, share)) }
+
+        try configureTimeouts()
+        try configureRedirects()
+        try configureTLS()
+        try configureMethodAndBody(handle: handle)
+        try configureHeaders(handle: handle)
+        try configureDownload()
+
+        try check(ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me))
+        try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, userdata in
+            guard let buffer, let userdata else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            return transfer.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+        })
+        try check(ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me))
+        try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, userdata in
+            guard let buffer, let userdata else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+            transfer.head.consume(UnsafeRawBufferPointer(start: buffer, count: size * count))
+            return size * count
+        })
+        if progressHandler != nil {
+            try set(CURLOPT_NOPROGRESS, 0)
+            try check(ccurl_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me))
+            try check(ccurl_easy_setopt_xferinfo_callback(handle) { userdata, dlTotal, dlNow, ulTotal, ulNow in
+                guard let userdata else { return 0 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+                return transfer.didProgress(dlTotal: dlTotal, dlNow: dlNow, ulTotal: ulTotal, ulNow: ulNow)
+            })
+        }
+    }
+
+    private func configureTimeouts() throws(NetworkError) {
+        let timeouts = request.timeouts
+        if timeouts.connect > 0 { try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(timeouts.connect)) }
+        if timeouts.total > 0 { try set(CURLOPT_TIMEOUT_MS, milliseconds(timeouts.total)) }
+        if timeouts.idle > 0 {
+            // "Fewer than 1 byte per second for `idle` seconds" is libcurl's idle timeout.
+            try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+            try set(CURLOPT_LOW_SPEED_TIME, Int(timeouts.idle.rounded(.up)))
+        }
+    }
+
+    private func configureRedirects() throws(NetworkError) {
+        switch request.redirectPolicy {
+        case .follow(let maximum):
+            try set(CURLOPT_FOLLOWLOCATION, 1)
+            try set(CURLOPT_MAXREDIRS, max(0, maximum))
+            try set(CURLOPT_AUTOREFERER, 1)
+        case .none:
+            try set(CURLOPT_FOLLOWLOCATION, 0)
+        }
+    }
+
+    private func configureTLS() throws(NetworkError) {
+        let tls = request.tls
+        try set(CURLOPT_SSL_VERIFYPEER, tls.allowsInsecureConnections ? 0 : 1)
+        try set(CURLOPT_SSL_VERIFYHOST, tls.allowsInsecureConnections ? 0 : 2)
+        if let caFile = tls.caFile { try set(CURLOPT_CAINFO, caFile.path) }
+        if let pinned = tls.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pinned) }
+        if let certificate = tls.clientCertificate { try set(CURLOPT_SSLCERT, certificate.path) }
+        if let key = tls.clientKey { try set(CURLOPT_SSLKEY, key.path) }
+        if let password = tls.clientKeyPassword { try set(CURLOPT_KEYPASSWD, password) }
+        switch request.httpVersion {
+        case .automatic: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        case .http1_1: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        case .http2PriorKnowledge: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
+        }
+        if request.url.scheme?.lowercased() == "https" {
+            // Wait for a connection that may multiplex (HTTP/2) rather than opening another one.
+            try set(CURLOPT_PIPEWAIT, 1)
+        }
+    }
+
+    private func configureMethodAndBody(handle: UnsafeMutableRawPointer) throws(NetworkError) {
+        let method = request.method
+        switch request.body {
+        case .none:
+            if method == .get {
+                try set(CURLOPT_HTTPGET, 1)
+            } else if method == .head {
+                try set(CURLOPT_NOBODY, 1)
+            } else if method == .post || method == .put || method == .patch {
+                // An empty body still needs `Content-Length: 0` for these methods.
+                try set(CURLOPT_POSTFIELDSIZE_LARGE, off: 0)
+                try set(CURLOPT_COPYPOSTFIELDS, "")
+                try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+            } else {
+                try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+            }
+        case .data(let data):
+            try set(CURLOPT_POSTFIELDSIZE_LARGE, off: curl_off_t(data.count))
+            let code = data.withUnsafeBytes { raw -> CURLcode in
+                // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
+                // An empty Data has no base address; libcurl accepts an empty C string instead.
+                guard let base = raw.baseAddress, raw.count > 0 else {
+                    return ccurl_easy_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+                }
+                return ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+            }
+            try check(code)
+            if method != .post { try set(CURLOPT_CUSTOMREQUEST, method.rawValue) }
+        case .file(let url):
+            let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw NetworkError(.fileIO, "cannot open upload file \(url.path): \(String(cString: strerror(errno)))")
+            }
+            uploadFD = fd
+            var status = stat()
+            guard fstat(fd, &status) == 0 else {
+                throw NetworkError(.fileIO, "cannot read upload file \(url.path): \(String(cString: strerror(errno)))")
+            }
+            try set(CURLOPT_UPLOAD, 1)
+            try set(CURLOPT_INFILESIZE_LARGE, off: curl_off_t(status.st_size))
+            try check(ccurl_easy_setopt_pointer(handle, CURLOPT_READDATA, retainedSelf?.toOpaque()))
+            try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
+                guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+                return transfer.readUpload(into: buffer, capacity: size * count)
+            })
+            try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+        case .multipart(let form):
+            guard let mime = curl_mime_init(handle) else {
+                throw NetworkError(.transport, "libcurl could not create a MIME body")
+            }
+            self.mime = mime
+            for part in form.parts {
+                guard let mimePart = curl_mime_addpart(mime) else {
+                    throw NetworkError(.transport, "libcurl could not add a MIME part")
+                }
+                try check(curl_mime_name(mimePart, part.name))
+                switch part.content {
+                case .data(let data):
+                    let code = data.withUnsafeBytes { raw -> CURLcode in
+                        // curl_mime_data copies the bytes; an empty part needs a valid pointer.
+                        guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count > 0 else {
+                            return curl_mime_data(mimePart, "", 0)
+                        }
+                        return curl_mime_data(mimePart, base, raw.count)
+                    }
+                    try check(code)
+                case .file(let url):
+                    let code = url.path.withCString { curl_mime_filedata(mimePart, $0) }
+                    try check(code)
+                }
+                // curl_mime_filedata sets the file name from the path; the part's own wins.
+                if let fileName = part.fileName { try check(curl_mime_filename(mimePart, fileName)) }
+                if let mimeType = part.mimeType { try check(curl_mime_type(mimePart, mimeType)) }
+            }
+            try check(ccurl_easy_setopt_mime(handle, CURLOPT_MIMEPOST, mime))
+            if method != .post { try set(CURLOPT_CUSTOMREQUEST, method.rawValue) }
+        }
+    }
+
+    private func configureHeaders(handle: UnsafeMutableRawPointer) throws(NetworkError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for field in request.headers {
+            // "Name;" is libcurl's syntax for a header with an empty value ("Name:" would remove it).
+            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+            guard let appended = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw NetworkError(.transport, "libcurl could not allocate the header list")
+            }
+            list = appended
+        }
+        if case .file = request.body, !request.headers.contains("Expect") {
+            // The sample server and most servers answer `100 Continue`, but some never do and
+            // libcurl would wait a second for each upload; send the body straight away.
+            list = curl_slist_append(list, "Expect:") ?? list
+        }
+        headerList = list
+        if let list { try check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)) }
+    }
+
+    private func configureDownload() throws(NetworkError) {
+        let limit = request.download.map { $0.maximumSize ?? 0 } ?? request.maximumResponseSize
+        if limit > 0 { try set(CURLOPT_MAXFILESIZE_LARGE, off: curl_off_t(limit)) }
+        guard let download = request.download else { return }
+        // A larger receive buffer halves the callbacks for big files (see the benchmark).
+        try set(CURLOPT_BUFFERSIZE, 512 * 1024)
+        if download.resumesPartialFile {
+            var status = stat()
+            if stat(download.destination.path, &status) == 0, status.st_size > 0 {
+                resumeOffset = Int64(status.st_size)
+                try set(CURLOPT_RESUME_FROM_LARGE, off: curl_off_t(resumeOffset))
+            }
+        }
+    }
+
+    // MARK: libcurl callbacks (loop thread)
+
+    private func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let count = Int64(bytes.count)
+        let isSuccessStatus = (200..<300).contains(head.statusCode)
+        if let download = request.download, isSuccessStatus {
+            if let maximum = download.maximumSize, receivedBytes + count > maximum {
+                exceededSizeLimit = true
+                return 0
+            }
+            receivedBytes += count
+            return writeDownload(bytes, to: download)
+        }
+        if receivedBytes + count > request.maximumResponseSize {
+            exceededSizeLimit = true
+            return 0  // makes libcurl abort with CURLE_WRITE_ERROR
+        }
+        receivedBytes += count
+        if !hasReservedBody {
+            hasReservedBody = true
+            if let length = head.headers["Content-Length"].flatMap(Int64.init), length > 0 {
+                // Trust Content-Length only up to the limit, so a lying server cannot make us allocate.
+                body.reserveCapacity(Int(min(length, request.maximumResponseSize, 64 * 1024 * 1024)))
+            }
+        }
+        body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        return bytes.count
+    }
+
+    private func writeDownload(_ bytes: UnsafeRawBufferPointer, to download: DownloadOptions) -> Int {
+        if !downloadStarted {
+            downloadStarted = true
+            guard openDownloadFile(download) else { return 0 }
+        }
+        var offset = 0
+        while offset < bytes.count {
+            guard let base = bytes.baseAddress else { return 0 }
+            let written = write(downloadFD, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                fileError = "cannot write \(download.destination.path): \(String(cString: strerror(errno)))"
+                return 0
+            }
+            offset += written
+        }
+        return bytes.count
+    }
+
+    /// Opens the destination: appending when a resumed request got `206`, from scratch otherwise.
+    private func openDownloadFile(_ download: DownloadOptions) -> Bool {
+        let appending = resumeOffset > 0 && head.statusCode == 206
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC)
+        downloadFD = open(download.destination.path, flags, 0o644)
+        if downloadFD < 0 {
+            fileError = "cannot open \(download.destination.path): \(String(cString: strerror(errno)))"
+            return false
+        }
+        return true
+    }
+
+    private func readUpload(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        while true {
+            let count = read(uploadFD, buffer, capacity)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            fileError = "cannot read the upload file: \(String(cString: strerror(errno)))"
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+
+    private func didProgress(dlTotal: curl_off_t, dlNow: curl_off_t, ulTotal: curl_off_t, ulNow: curl_off_t) -> Int32 {
+        if isCancelRequested.load(ordering: .relaxed) { return 1 }  // abort now; finish() reports the cancel
+        let now = DispatchTime.now().uptimeNanoseconds
+        report(.download, now: Int64(dlNow), total: Int64(dlTotal), at: now, force: false)
+        report(.upload, now: Int64(ulNow), total: Int64(ulTotal), at: now, force: false)
+        return 0
+    }
+
+    /// Sends a report when the count grew and 50 ms have passed since the last one (or `force`).
+    private func report(_ direction: TransferProgress.Direction, now bytes: Int64, total: Int64, at time: UInt64, force: Bool) {
+        guard let progressHandler else { return }
+        let last = lastReport[direction]
+        if let last, bytes <= last.bytes { return }
+        if !force, bytes == 0 { return }
+        if !force, let last, time - last.time < 50_000_000 { return }
+        lastReport[direction] = (bytes, time)
+        let progress = TransferProgress(direction: direction, completedBytes: bytes, totalBytes: total > 0 ? total : nil)
+        callbackQueue.async { progressHandler(progress) }
+    }
+
+    // MARK: Finishing (loop thread)
+
+    /// Builds the result from the handle's final state. Call before `cleanUp`.
+    func result(for code: CURLcode) -> Result<HTTPResponse, NetworkError> {
+        if isCancelRequested.load(ordering: .relaxed) {
+            return .failure(NetworkError(.cancelled, "the request was cancelled"))
+        }
+        if exceededSizeLimit {
+            let limit = request.download.map { $0.maximumSize ?? 0 } ?? request.maximumResponseSize
+            return .failure(NetworkError(.responseTooLarge, "the response body exceeded the limit of \(limit) bytes",
+                                         curlCode: Int(code.rawValue), response: partialResponse()))
+        }
+        if let fileError {
+            return .failure(NetworkError(.fileIO, fileError, curlCode: Int(code.rawValue)))
+        }
+        guard code == CURLE_OK else {
+            return .failure(CurlError.makeError(code: code, message: errorMessage, request: request,
+                                                 response: head.statusCode > 0 ? partialResponse() : nil))
+        }
+        var response = partialResponse()
+        if let download = request.download, (200..<300).contains(head.statusCode) {
+            if !downloadStarted {
+                // An empty body: the file must still exist (and be empty) afterwards.
+                downloadStarted = true
+                if !openDownloadFile(download) {
+                    return .failure(NetworkError(.fileIO, fileError ?? "cannot create \(download.destination.path)"))
+                }
+            }
+            response.fileURL = download.destination
+        }
+        if progressHandler != nil {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let downloaded = info(CURLINFO_SIZE_DOWNLOAD_T)
+            let uploaded = info(CURLINFO_SIZE_UPLOAD_T)
+            if uploaded > 0 { report(.upload, now: uploaded, total: uploaded, at: now, force: true) }
+            report(.download, now: downloaded, total: downloaded, at: now, force: true)
+        }
+        return .success(response)
+    }
+
+    private var errorMessage: String { String(cString: errorBuffer) }
+
+    private func partialResponse() -> HTTPResponse {
+        var finalURL = request.url
+        if let easy {
+            var pointer: UnsafePointer<CChar>?
+            if ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer,
+               let url = URL(string: String(cString: pointer)) {
+                finalURL = url
+            }
+        }
+        let timings = TransferTimings(
+            nameLookup: seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: seconds(CURLINFO_CONNECT_TIME_T),
+            tlsHandshake: seconds(CURLINFO_APPCONNECT_TIME_T), preTransfer: seconds(CURLINFO_PRETRANSFER_TIME_T),
+            firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T), redirect: seconds(CURLINFO_REDIRECT_TIME_T),
+            total: seconds(CURLINFO_TOTAL_TIME_T), newConnections: Int(longInfo(CURLINFO_NUM_CONNECTS)),
+            redirectCount: Int(longInfo(CURLINFO_REDIRECT_COUNT)))
+        let version: HTTPVersion = switch longInfo(CURLINFO_HTTP_VERSION) {
+        case CURL_HTTP_VERSION_1_0: .http1_0
+        case CURL_HTTP_VERSION_1_1: .http1_1
+        case CURL_HTTP_VERSION_2_0: .http2
+        case CURL_HTTP_VERSION_3: .http3
+        default: head.httpVersion
+        }
+        return HTTPResponse(statusCode: head.statusCode, headers: head.headers, body: body, url: finalURL,
+                            httpVersion: version, timings: timings)
+    }
+
+    /// Delivers the result on the callback queue, once. Later calls are ignored.
+    func complete(with result: Result<HTTPResponse, NetworkError>) {
+        guard !isFinished else { return }
+        isFinished = true
+        let completion = self.completion
+        callbackQueue.async { completion(result) }
+    }
+
+    /// Releases every C resource and the retain taken in `configure`. The easy handle must
+    /// already be out of the multi handle; it is returned for reuse (after `curl_easy_reset`).
+    func cleanUp() -> UnsafeMutableRawPointer? {
+        let handle = easy
+        easy = nil
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+        if let mime { curl_mime_free(mime) }
+        mime = nil
+        if uploadFD >= 0 { close(uploadFD) }
+        uploadFD = -1
+        if downloadFD >= 0 { close(downloadFD) }
+        downloadFD = -1
+        body = Data()
+        retainedSelf?.release()
+        retainedSelf = nil
+        return handle
+    }
+
+    // MARK: Helpers
+
+    private func set(_ option: CURLoption, _ value: Int) throws(NetworkError) {
+        guard let easy else { return }
+        try check(ccurl_easy_setopt_long(easy, option, value))
+    }
+
+    private func set(_ option: CURLoption, off value: curl_off_t) throws(NetworkError) {
+        guard let easy else { return }
+        try check(ccurl_easy_setopt_off_t(easy, option, value))
+    }
+
+    private func set(_ option: CURLoption, _ value: String) throws(NetworkError) {
+        guard let easy else { return }
+        try check(ccurl_easy_setopt_string(easy, option, value))
+    }
+
+    private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer) throws(NetworkError) {
+        guard let easy else { return }
+        try check(ccurl_easy_setopt_pointer(easy, option, pointer))
+    }
+
+    private func check(_ code: CURLcode) throws(NetworkError) {
+        guard code == CURLE_OK else {
+            throw CurlError.makeError(code: code, message: String(cString: curl_easy_strerror(code)), request: request, response: nil)
+        }
+    }
+
+    private func longInfo(_ info: CURLINFO) -> Int {
+        guard let easy else { return 0 }
+        var value = 0
+        return ccurl_easy_getinfo_long(easy, info, &value) == CURLE_OK ? value : 0
+    }
+
+    private func info(_ info: CURLINFO) -> Int64 {
+        guard let easy else { return 0 }
+        var value: curl_off_t = 0
+        return ccurl_easy_getinfo_off_t(easy, info, &value) == CURLE_OK ? Int64(value) : 0
+    }
+
+    private func seconds(_ info: CURLINFO) -> TimeInterval {
+        TimeInterval(self.info(info)) / 1_000_000
+    }
+
+    private func milliseconds(_ seconds: TimeInterval) -> Int {
+        Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
+    }
+}

@@ -1,1 +1,0 @@
-// HTTPCore (in progress)

@@ -1,0 +1,36 @@
+import Dispatch
+
+/// Per-call settings of the pipeline beyond the request itself.
+public struct CallOptions: Sendable {
+    /// Where the plan, the hooks and the deliveries run. Default `nil`: the client's
+    /// ``HTTPClient/Configuration/callbackQueue``.
+    public var queue: DispatchQueue?
+    /// Upload and download progress. Default `nil`.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The cache step with its policy, or `nil` (default) to go straight to the network.
+    public var cache: (any CacheStep)?
+    /// Hooks for this call only, called after the global ones. Default none.
+    public var hooks: [any HTTPHook]
+    /// Whether the global ``Hooks/shared`` hooks see this call. Default `true`.
+    public var usesGlobalHooks: Bool
+    /// Interceptors for this call only, run after the client's. Default none.
+    public var interceptors: [any RequestInterceptor]
+    /// Who is calling, for hooks and logs. Default `"HTTPCore"`.
+    public var origin: String
+    /// A canned answer used instead of the network. Default `nil`.
+    public var stub: Stub?
+
+    /// Makes options; every argument has the default stated on its property.
+    public init(queue: DispatchQueue? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+                cache: (any CacheStep)? = nil, hooks: [any HTTPHook] = [], usesGlobalHooks: Bool = true,
+                interceptors: [any RequestInterceptor] = [], origin: String = "HTTPCore", stub: Stub? = nil) {
+        self.queue = queue
+        self.progress = progress
+        self.cache = cache
+        self.hooks = hooks
+        self.usesGlobalHooks = usesGlobalHooks
+        self.interceptors = interceptors
+        self.origin = origin
+        self.stub = stub
+    }
+}

@@ -1,0 +1,52 @@
+/// The one place where every request of both front ends reports: the counterpart of the
+/// MBProgressHUD and alert helpers of iOS apps, of loggers and of activity indicators.
+///
+/// Every method has a default implementation that does nothing, so a hook implements only
+/// what it needs. Methods run on the request's callback queue — never on the engine's loop
+/// thread — so a slow hook delays other callbacks on that queue but never a transfer. They
+/// must not throw and should be fast.
+///
+/// Events are balanced: every ``willSend(_:)`` is followed by exactly one ``didFinish(_:response:)``
+/// or ``didFail(_:error:)`` for the same ``HookContext/id``, also on cancel and timeout. A
+/// `.fileFirst` cache hit is two deliveries, so it reports two such pairs (the first with a
+/// response whose `source` is `.cache`).
+public protocol HTTPHook: Sendable {
+    /// A request is about to be sent (after interceptors adapted it) or looked up in the cache.
+    func willSend(_ context: HookContext)
+    /// Upload or download progress of the request's transfer (throttled, monotonic).
+    func didProgress(_ context: HookContext, progress: TransferProgress)
+    /// The request succeeded: the response passed validation and decoding.
+    /// `response.source` says whether it came from the network or the cache; `response.timings`
+    /// holds libcurl's timings.
+    func didFinish(_ context: HookContext, response: HTTPResponse)
+    /// The request failed, for any reason: transport, status, decoding, business error, cancel.
+    func didFail(_ context: HookContext, error: NetworkError)
+}
+
+extension HTTPHook {
+    /// Does nothing.
+    public func willSend(_ context: HookContext) {}
+    /// Does nothing.
+    public func didProgress(_ context: HookContext, progress: TransferProgress) {}
+    /// Does nothing.
+    public func didFinish(_ context: HookContext, response: HTTPResponse) {}
+    /// Does nothing.
+    public func didFail(_ context: HookContext, error: NetworkError) {}
+}
+
+/// What a hook learns about the request an event belongs to.
+public struct HookContext: Sendable, Hashable {
+    /// Identifies one delivery of one call; the same for its `willSend` and its end event.
+    public var id: UInt64
+    /// The request as sent (after adaptation).
+    public var request: HTTPRequest
+    /// Which front end made the call (`"Chain"`, `"AFStyle"`, `"HTTPCore"`).
+    public var origin: String
+
+    /// Makes a context.
+    public init(id: UInt64, request: HTTPRequest, origin: String) {
+        self.id = id
+        self.request = request
+        self.origin = origin
+    }
+}

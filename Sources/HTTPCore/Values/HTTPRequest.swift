@@ -1,0 +1,147 @@
+import Foundation
+
+/// Everything the engine needs to perform one HTTP exchange. A plain value: copy it, change
+/// it, send it as often as you like.
+public struct HTTPRequest: Sendable, Hashable {
+    /// The URL. Only `http` and `https` are accepted; anything else fails with
+    /// ``NetworkError/Kind/unsupportedScheme`` before libcurl sees it.
+    public var url: URL
+    /// The method. Default `GET`.
+    public var method: HTTPMethod
+    /// The header fields. Default: none (the engine adds `User-Agent`, `Accept-Encoding`
+    /// and, for bodies, `Content-Length`).
+    public var headers: HTTPHeaders
+    /// The body. Default ``HTTPBody/none``.
+    public var body: HTTPBody
+    /// Connect, idle and total timeouts. Default ``Timeouts/init(connect:idle:total:)``'s defaults.
+    public var timeouts: Timeouts
+    /// The most bytes of (decoded) body accepted in memory before the transfer fails with
+    /// ``NetworkError/Kind/responseTooLarge``. Default 100 MiB. Downloads to a file use
+    /// ``DownloadOptions/maximumSize`` instead.
+    public var maximumResponseSize: Int64
+    /// How redirects are handled. Default: follow up to 10, `http` and `https` only.
+    public var redirectPolicy: RedirectPolicy
+    /// TLS settings. Default: verify the peer and host name against the system CA store.
+    public var tls: TLSOptions
+    /// Whether to negotiate HTTP/2. Default ``HTTPVersionPreference/automatic``
+    /// (HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise).
+    public var httpVersion: HTTPVersionPreference
+    /// When set, the body is written to a file instead of memory.
+    public var download: DownloadOptions?
+
+    /// Makes a request. Every argument but the URL has the default stated on its property.
+    public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none,
+                timeouts: Timeouts = Timeouts(), maximumResponseSize: Int64 = 100 * 1024 * 1024,
+                redirectPolicy: RedirectPolicy = .follow(maximum: 10), tls: TLSOptions = TLSOptions(),
+                httpVersion: HTTPVersionPreference = .automatic, download: DownloadOptions? = nil) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.timeouts = timeouts
+        self.maximumResponseSize = maximumResponseSize
+        self.redirectPolicy = redirectPolicy
+        self.tls = tls
+        self.httpVersion = httpVersion
+        self.download = download
+    }
+
+    /// Makes a request from a URL string.
+    /// - Throws: ``NetworkError/Kind/invalidURL`` when the string is not a URL with a host.
+    public init(_ urlString: String, method: HTTPMethod = .get) throws(NetworkError) {
+        guard let url = URL(string: urlString), url.host != nil else {
+            throw NetworkError(.invalidURL, "not a valid URL: \(urlString)")
+        }
+        self.init(url: url, method: method)
+    }
+}
+
+/// The three timeouts of a transfer, in seconds. `0` disables one.
+public struct Timeouts: Sendable, Hashable {
+    /// Seconds to establish the TCP connection and TLS handshake. Default 30.
+    public var connect: TimeInterval
+    /// Seconds without receiving or sending a single byte before giving up — the counterpart
+    /// of `URLSessionConfiguration.timeoutIntervalForRequest`. Default 60. libcurl measures it
+    /// in whole seconds, so values are rounded up.
+    public var idle: TimeInterval
+    /// Seconds for the whole exchange, redirects included. Default 0 (no limit), like
+    /// OkHttp's call timeout; set it for calls that must finish by a deadline.
+    public var total: TimeInterval
+
+    /// Makes timeouts; the defaults are connect 30 s, idle 60 s, no total limit.
+    public init(connect: TimeInterval = 30, idle: TimeInterval = 60, total: TimeInterval = 0) {
+        self.connect = connect
+        self.idle = idle
+        self.total = total
+    }
+}
+
+/// What to do when the server answers with a redirect.
+public enum RedirectPolicy: Sendable, Hashable {
+    /// Follow at most `maximum` redirects to `http` or `https` URLs; one more fails with
+    /// ``NetworkError/Kind/tooManyRedirects``, another scheme with ``NetworkError/Kind/unsupportedScheme``.
+    case follow(maximum: Int)
+    /// Deliver the 3xx response itself.
+    case none
+}
+
+/// Which HTTP version to negotiate.
+public enum HTTPVersionPreference: Sendable, Hashable {
+    /// HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 for plain `http`.
+    case automatic
+    /// HTTP/1.1 only.
+    case http1_1
+    /// HTTP/2 with prior knowledge on plain `http` (h2c), HTTP/2 over TLS for `https`.
+    case http2PriorKnowledge
+}
+
+/// TLS settings. Verification of the peer certificate and host name is always on unless
+/// ``allowsInsecureConnections`` is set, which exists for local development only.
+public struct TLSOptions: Sendable, Hashable {
+    /// A PEM file of CA certificates to trust instead of the system store. Default `nil`.
+    public var caFile: URL?
+    /// A pinned public key: `"sha256//<base64>"` (several joined by `;`) or a PEM/DER file
+    /// path. The connection fails with ``NetworkError/Kind/tls`` when the server's key does
+    /// not match. Default `nil` (no pinning).
+    public var pinnedPublicKey: String?
+    /// A client certificate (PEM) for mutual TLS. Default `nil`.
+    public var clientCertificate: URL?
+    /// The client certificate's private key (PEM). Default `nil`.
+    public var clientKey: URL?
+    /// The private key's pass phrase. Default `nil`.
+    public var clientKeyPassword: String?
+    /// Skips peer and host verification. Default `false`. Never set this in production:
+    /// it lets anyone on the path read and change the traffic.
+    public var allowsInsecureConnections: Bool
+
+    /// Makes TLS options; every default keeps full verification against the system store.
+    public init(caFile: URL? = nil, pinnedPublicKey: String? = nil, clientCertificate: URL? = nil,
+                clientKey: URL? = nil, clientKeyPassword: String? = nil, allowsInsecureConnections: Bool = false) {
+        self.caFile = caFile
+        self.pinnedPublicKey = pinnedPublicKey
+        self.clientCertificate = clientCertificate
+        self.clientKey = clientKey
+        self.clientKeyPassword = clientKeyPassword
+        self.allowsInsecureConnections = allowsInsecureConnections
+    }
+}
+
+/// How a download is written to disk.
+public struct DownloadOptions: Sendable, Hashable {
+    /// The file the body is written to. Its directory must exist.
+    public var destination: URL
+    /// Whether an existing partial file is continued with a `Range` request. Default `false`
+    /// (the file is replaced). When the server ignores the range and answers 200, the file is
+    /// rewritten from the start.
+    public var resumesPartialFile: Bool
+    /// The most bytes written before the transfer fails with ``NetworkError/Kind/responseTooLarge``.
+    /// Default `nil` (no limit).
+    public var maximumSize: Int64?
+
+    /// Makes download options; by default the file is replaced and there is no size limit.
+    public init(destination: URL, resumesPartialFile: Bool = false, maximumSize: Int64? = nil) {
+        self.destination = destination
+        self.resumesPartialFile = resumesPartialFile
+        self.maximumSize = maximumSize
+    }
+}

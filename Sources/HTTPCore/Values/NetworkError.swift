@@ -1,0 +1,125 @@
+import Foundation
+
+/// The one error type of Chain: every failure of either front end, the cache and the engine
+/// is a `NetworkError`.
+///
+/// Switch on ``kind``; the other properties carry what is known: libcurl's code and message,
+/// the HTTP response (status, headers, body) when there was one, the coding path of a
+/// decoding failure, the server's business code and message.
+public struct NetworkError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// What went wrong, for `switch`.
+    public enum Kind: Sendable, Hashable {
+        /// The URL string could not be parsed, or has no host.
+        case invalidURL
+        /// The scheme (or a redirect's) is not `http` or `https`.
+        case unsupportedScheme
+        /// The request itself is malformed: a header with CR/LF (injection), an invalid method.
+        case invalidRequest
+        /// Parameters could not be encoded (NaN in JSON, an unsupported value type).
+        case invalidParameters
+        /// The host name could not be resolved.
+        case dnsFailure
+        /// The TCP connection could not be made (refused, unreachable).
+        case cannotConnect
+        /// The TLS handshake or certificate verification failed, or a pinned key did not match.
+        case tls
+        /// A connect, idle or total timeout expired.
+        case timedOut
+        /// The request was cancelled.
+        case cancelled
+        /// More redirects than the policy allows.
+        case tooManyRedirects
+        /// The body exceeded the request's size limit.
+        case responseTooLarge
+        /// The connection closed or was reset before the response was complete.
+        case connectionLost
+        /// The body was shorter than its `Content-Length`: the data is incomplete.
+        case truncatedResponse
+        /// The server's reply is not valid HTTP (garbage status line, bad chunked encoding).
+        case invalidResponse
+        /// The status code was not acceptable to the request's validation.
+        case unacceptableStatus(Int)
+        /// The body could not be decoded into the requested type.
+        case decodingFailed
+        /// The server reported a business error in an envelope.
+        case business(code: String, message: String)
+        /// The cache had no usable entry (`.cacheOnly`).
+        case cacheMiss
+        /// Reading or writing a file failed (an upload, a download, the cache).
+        case fileIO
+        /// Any other transport failure libcurl reported; see ``curlCode``.
+        case transport
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// A one-line description, for people.
+    public var message: String
+    /// libcurl's result code (`CURLcode`), when libcurl reported the failure.
+    public var curlCode: Int?
+    /// libcurl's error-buffer text, when it had one.
+    public var curlMessage: String?
+    /// The response, when one arrived (status, headers, body).
+    public var response: HTTPResponse?
+    /// The coding path of a decoding failure, as `a.b[2].c`.
+    public var codingPath: String?
+    /// The error this one wraps: a `DecodingError`, a decoded error body, a POSIX error.
+    public var underlyingError: (any Error & Sendable)?
+
+    /// Makes an error.
+    public init(_ kind: Kind, _ message: String, curlCode: Int? = nil, curlMessage: String? = nil,
+                response: HTTPResponse? = nil, codingPath: String? = nil, underlyingError: (any Error & Sendable)? = nil) {
+        self.kind = kind
+        self.message = message
+        self.curlCode = curlCode
+        self.curlMessage = curlMessage
+        self.response = response
+        self.codingPath = codingPath
+        self.underlyingError = underlyingError
+    }
+
+    /// The HTTP status code of the response, when one arrived.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// Whether the failure happened in transport (no complete HTTP response): the failures
+    /// `.networkFirst` falls back to the cache on, and the retry policy may retry.
+    public var isTransportFailure: Bool {
+        switch kind {
+        case .dnsFailure, .cannotConnect, .tls, .timedOut, .connectionLost, .truncatedResponse,
+             .invalidResponse, .transport:
+            true
+        default:
+            false
+        }
+    }
+
+    public var description: String {
+        var text = message
+        if let statusCode { text += " (HTTP \(statusCode))" }
+        if let curlCode, let curlMessage, !curlMessage.isEmpty, !message.contains(curlMessage) {
+            text += " [curl \(curlCode): \(curlMessage)]"
+        }
+        return text
+    }
+
+    public var debugDescription: String {
+        "NetworkError(\(kind), \(description)\(codingPath.map { ", at \($0)" } ?? ""))"
+    }
+}
+
+extension NetworkError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+/// Errors compare by kind, message, libcurl code, response and coding path (not the underlying error).
+extension NetworkError: Hashable {
+    public static func == (lhs: NetworkError, rhs: NetworkError) -> Bool {
+        lhs.kind == rhs.kind && lhs.message == rhs.message && lhs.curlCode == rhs.curlCode
+            && lhs.response == rhs.response && lhs.codingPath == rhs.codingPath
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(message)
+    }
+}
