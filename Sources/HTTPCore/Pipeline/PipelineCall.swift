@@ -52,12 +52,16 @@ final class PipelineCall<Value>: Sendable {
                 finish(.failure(error), request: task.originalRequest, isFinal: true)
             case .success(let request):
                 guard let cache = options.cache else {
-                    transport(request, attempt: 1) { [self] in finish($0, request: request, isFinal: true) }
+                    transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { [self] in
+                        finish($0, request: request, isFinal: true)
+                    }
                     return
                 }
                 let plan = self.plan
                 cache.run(request, isCacheable: { (try? plan.validate($0)) != nil },
-                          network: { [self] request, done in transport(request, attempt: 1, done: done) },
+                          network: { [self] request, done in
+                              transport(request, context: RetryContext(attempt: 1, totalDelay: 0), done: done)
+                          },
                           deliver: { [self] result, isFinal in finish(result, request: request, isFinal: isFinal) })
             }
         }
@@ -81,7 +85,7 @@ final class PipelineCall<Value>: Sendable {
     }
 
     /// One transfer, then the retry decision; retries re-adapt the original request.
-    private func transport(_ request: HTTPRequest, attempt: Int,
+    private func transport(_ request: HTTPRequest, context: RetryContext,
                            done: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
         openContextIfNeeded(for: request)
         if let stub = options.stub {
@@ -101,7 +105,7 @@ final class PipelineCall<Value>: Sendable {
         }
         let progress = makeProgressHandler()
         client.startTransfer(request, task: task, engine: engine, queue: queue, progress: progress) { [self] result in
-            decideRetry(request, result: result, attempt: attempt) { [self] decision in
+            decideRetry(request, result: result, context: context) { [self] decision in
                 switch decision {
                 case .doNotRetry:
                     done(result)
@@ -115,7 +119,9 @@ final class PipelineCall<Value>: Sendable {
                     let again: @Sendable () -> Void = { [self] in
                         adapt(task.originalRequest) { [self] adapted in
                             switch adapted {
-                            case .success(let request): transport(request, attempt: attempt + 1, done: done)
+                            case .success(let request):
+                                let next = RetryContext(attempt: context.attempt + 1, totalDelay: context.totalDelay + max(0, delay))
+                                transport(request, context: next, done: done)
                             case .failure(let error): done(.failure(error))
                             }
                         }
@@ -131,7 +137,7 @@ final class PipelineCall<Value>: Sendable {
     }
 
     /// Asks the interceptors in order; the first that does not say `.doNotRetry` decides.
-    private func decideRetry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, attempt: Int,
+    private func decideRetry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, context: RetryContext,
                              from index: Int = 0, then decide: @escaping @Sendable (RetryDecision) -> Void) {
         if case .failure(let error) = result, error.kind == .cancelled {
             decide(.doNotRetry)
@@ -141,9 +147,9 @@ final class PipelineCall<Value>: Sendable {
             decide(.doNotRetry)
             return
         }
-        interceptors[index].retry(request, result: result, attempt: attempt) { [self] decision in
+        interceptors[index].retry(request, result: result, context: context) { [self] decision in
             if decision == .doNotRetry {
-                decideRetry(request, result: result, attempt: attempt, from: index + 1, then: decide)
+                decideRetry(request, result: result, context: context, from: index + 1, then: decide)
             } else {
                 decide(decision)
             }

@@ -13,8 +13,8 @@ public protocol RequestInterceptor: Sendable {
 
     /// Decides whether a finished attempt should be retried. `result` is the attempt's outcome:
     /// a response of any status (so a 503 or a 401 can be retried) or a transport error.
-    /// `attempt` counts from 1 for the first try.
-    func retry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, attempt: Int,
+    /// `context` says which attempt this was and how long the call has waited between attempts.
+    func retry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, context: RetryContext,
                completion: @escaping @Sendable (RetryDecision) -> Void)
 }
 
@@ -25,7 +25,7 @@ extension RequestInterceptor {
     }
 
     /// Never retries.
-    public func retry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, attempt: Int,
+    public func retry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, context: RetryContext,
                       completion: @escaping @Sendable (RetryDecision) -> Void) {
         completion(.doNotRetry)
     }
@@ -39,4 +39,18 @@ public enum RetryDecision: Sendable, Hashable {
     case retry(after: TimeInterval)
     /// Fail the call with this error instead (a failed token refresh, say).
     case fail(NetworkError)
+}
+
+/// Where a call stands when an interceptor is asked about a retry.
+public struct RetryContext: Sendable, Hashable {
+    /// The attempt that just finished, counting from 1 for the first try.
+    public var attempt: Int
+    /// Seconds the call has already waited in retry delays.
+    public var totalDelay: TimeInterval
+
+    /// Makes a context.
+    public init(attempt: Int, totalDelay: TimeInterval) {
+        self.attempt = attempt
+        self.totalDelay = totalDelay
+    }
 }
