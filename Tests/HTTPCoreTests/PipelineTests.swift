@@ -290,3 +290,89 @@ struct PipelineTests {
         }
     }
 }
+
+@Suite("Traffic control", .timeLimit(.minutes(2)))
+struct TrafficControlTests {
+    @Test func identicalGetsInFlightShareOneTransfer() async throws {
+        try await withPrivateServer { server in
+            let client = HTTPClient()
+            let url = server.baseURL.appendingPathComponent("delay/0.3")
+            let statuses = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { (try? await client.result(HTTPRequest(url: url)).get().statusCode) ?? -1 }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 10))
+            #expect(server.requestCount == 1)
+        }
+    }
+
+    @Test func coalescingCanBeTurnedOffPerCall() async throws {
+        try await withPrivateServer { server in
+            let client = HTTPClient()
+            let url = server.baseURL.appendingPathComponent("delay/0.2")
+            let options = CallOptions(coalescesIdenticalRequests: false)
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { _ = await client.deliveries(HTTPRequest(url: url), options: options) }
+                }
+            }
+            #expect(server.requestCount == 4)
+        }
+    }
+
+    @Test func aSubscriberThatCancelsLeavesTheOthersTheirResponse() async throws {
+        try await withPrivateServer { server in
+            let client = HTTPClient()
+            let url = server.baseURL.appendingPathComponent("delay/0.3")
+            let kept = Task { await client.result(HTTPRequest(url: url)) }
+            let leaving = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
+                let task = client.send(HTTPRequest(url: url)) { continuation.resume(returning: $0) }
+                task.cancel()
+            }
+            #expect(leaving.failure?.kind == .cancelled)
+            #expect(await kept.value.success?.statusCode == 200)
+        }
+    }
+
+    @Test func waitingRequestsStartByPriority() async throws {
+        try await withPrivateServer { server in
+            let queue = DispatchQueue(label: "test.priority")
+            let client = HTTPClient(configuration: .init(maximumConcurrentRequestsPerHost: 1, callbackQueue: queue))
+            let order = Recorder<String>()
+            let blocker = Task { await client.result(HTTPRequest(url: server.baseURL.appendingPathComponent("delay/0.3"))) }
+            // Let the blocker take the only slot before the others queue up behind it.
+            while server.requestCount == 0 { await Task.yield() }
+            // Sent in a fixed order from one thread; recorded on the serial callback queue.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let remaining = Mutex(4)
+                for (name, priority) in [("low", RequestPriority.low), ("normal", .normal), ("high", .high), ("normal2", .normal)] {
+                    var request = HTTPRequest(url: server.baseURL.appendingPathComponent("anything/\(name)"))
+                    request.priority = priority
+                    client.send(request) { _ in
+                        order.append(name)
+                        if remaining.withLock({ $0 -= 1; return $0 }) == 0 { continuation.resume() }
+                    }
+                }
+            }
+            _ = await blocker.value
+            #expect(order.values == ["high", "normal", "normal2", "low"])
+        }
+    }
+
+    @Test func thePerHostCapHoldsConcurrency() async throws {
+        try await withPrivateServer { server in
+            let client = HTTPClient(configuration: .init(maximumConnectionsPerHost: 8, maximumConcurrentRequestsPerHost: 2))
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        _ = await client.result(HTTPRequest(url: server.baseURL.appendingPathComponent("delay/0.1").appending(queryItems: [URLQueryItem(name: "i", value: "\(index)")])))
+                    }
+                }
+            }
+            #expect(server.requestCount == 6)
+            #expect(server.acceptedConnections <= 2)
+        }
+    }
+}

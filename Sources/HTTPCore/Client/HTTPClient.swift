@@ -16,6 +16,12 @@ public final class HTTPClient: Sendable {
         /// Connections open at once to one host (scheme, host and port). Default 6, like
         /// browsers; further requests wait in libcurl's queue.
         public var maximumConnectionsPerHost: Int
+        /// Requests to one host (scheme, host and port) in flight at once; further ones wait in
+        /// this client's queue, highest ``HTTPRequest/priority`` first, then in order. Default 6,
+        /// matching the connection cap; raise both for many parallel requests (and for
+        /// HTTP/2, where streams share a connection). 0 removes the cap (libcurl then queues
+        /// what the connection cap holds back, first come first served).
+        public var maximumConcurrentRequestsPerHost: Int
         /// Connections open at once in total. Default 0 (no limit beyond the per-host one).
         public var maximumConnections: Int
         /// Idle connections kept for reuse. Default 32.
@@ -31,10 +37,12 @@ public final class HTTPClient: Sendable {
         public var interceptors: [any RequestInterceptor]
 
         /// Makes a configuration; every argument has the default stated on its property.
-        public init(maximumConnectionsPerHost: Int = 6, maximumConnections: Int = 0, maximumIdleConnections: Int = 32,
+        public init(maximumConnectionsPerHost: Int = 6, maximumConcurrentRequestsPerHost: Int = 6,
+                    maximumConnections: Int = 0, maximumIdleConnections: Int = 32,
                     callbackQueue: DispatchQueue = DispatchQueue(label: "chain.http.callbacks"),
                     userAgent: String = HTTPClient.defaultUserAgent, interceptors: [any RequestInterceptor] = []) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
             self.maximumConnections = maximumConnections
             self.maximumIdleConnections = maximumIdleConnections
             self.callbackQueue = callbackQueue
@@ -56,12 +64,14 @@ public final class HTTPClient: Sendable {
     public let configuration: Configuration
     private let engine: CurlEngine?
     let startupError: NetworkError?
+    private let coalescer = TransferCoalescer()
 
     /// Makes a client and starts its engine thread. If libcurl cannot be initialised, every
     /// request fails with ``NetworkError/Kind/transport`` instead of crashing.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         let limits = CurlEngine.Limits(connectionsPerHost: max(0, configuration.maximumConnectionsPerHost),
+                                       concurrentRequestsPerHost: max(0, configuration.maximumConcurrentRequestsPerHost),
                                        totalConnections: max(0, configuration.maximumConnections),
                                        cachedConnections: max(1, configuration.maximumIdleConnections))
         do {
@@ -114,9 +124,10 @@ public final class HTTPClient: Sendable {
         return call.task
     }
 
-    /// Hands one validated transfer to the engine on behalf of `task`.
+    /// Hands one validated transfer to the engine on behalf of `task`, sharing an identical
+    /// `GET`/`HEAD` already in flight when `coalesces` is set.
     func startTransfer(_ request: HTTPRequest, task: HTTPTask, engine: CurlEngine, queue: DispatchQueue,
-                       progress: (@Sendable (TransferProgress) -> Void)?,
+                       coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
                        completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
         do {
             try HTTPClient.validate(request)
@@ -124,10 +135,19 @@ public final class HTTPClient: Sendable {
             completion(.failure(error))
             return
         }
+        let cancelled = NetworkError(.cancelled, "the request was cancelled")
+        if coalesces, TransferCoalescer.canCoalesce(request) {
+            let (transfer, cancel) = coalescer.join(request, engine: engine, userAgent: configuration.userAgent,
+                                                    queue: queue, progress: progress, completion: completion)
+            if let transfer { engine.add(transfer) }
+            // Attaching after joining: a cancel that raced ahead still leaves the group cleanly.
+            if !task.attach(request: request, cancel: cancel) { cancel() }
+            return
+        }
         let transfer = CurlTransfer(request: request, userAgent: configuration.userAgent, callbackQueue: queue,
                                     progress: progress, completion: completion)
-        guard task.attach(transfer, engine: engine) else {
-            completion(.failure(NetworkError(.cancelled, "the request was cancelled")))
+        guard task.attach(request: request, cancel: { engine.cancel(transfer) }) else {
+            completion(.failure(cancelled))
             return
         }
         engine.add(transfer)

@@ -18,8 +18,9 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
 
     private struct Storage {
         var state: State = .running
-        var currentTransfer: CurlTransfer?
-        var engine: CurlEngine?
+        var currentRequest: HTTPRequest?
+        /// Cancels whatever currently carries the task (a transfer, or a share of one).
+        var cancelCurrent: (@Sendable () -> Void)?
         var response: HTTPResponse?
     }
 
@@ -36,7 +37,7 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
 
     /// The request currently being sent (after adaptation), or the original one.
     public var currentRequest: HTTPRequest {
-        storage.withLock { $0.currentTransfer?.request } ?? originalRequest
+        storage.withLock { $0.currentRequest } ?? originalRequest
     }
 
     /// The response, once the task completed with one (also for HTTP errors).
@@ -44,24 +45,24 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Cancels the request. See the type's documentation for the guarantees.
     public func cancel() {
-        let (transfer, engine) = storage.withLock { storage -> (CurlTransfer?, CurlEngine?) in
-            guard storage.state == .running else { return (nil, nil) }
+        let cancelCurrent = storage.withLock { storage -> (@Sendable () -> Void)? in
+            guard storage.state == .running else { return nil }
             storage.state = .cancelled
-            return (storage.currentTransfer, storage.engine)
+            return storage.cancelCurrent
         }
-        if let transfer, let engine { engine.cancel(transfer) }
+        cancelCurrent?()
     }
 
     /// Whether ``cancel()`` was called before the task completed.
     public var isCancelled: Bool { state == .cancelled }
 
-    /// Attaches the transfer now carrying this task; returns `false` (and attaches nothing)
-    /// when the task was already cancelled, so the caller can fail it instead of sending.
-    func attach(_ transfer: CurlTransfer, engine: CurlEngine) -> Bool {
+    /// Attaches what now carries this task; returns `false` (and attaches nothing) when the
+    /// task was already cancelled, so the caller can fail it instead of sending.
+    func attach(request: HTTPRequest, cancel: @escaping @Sendable () -> Void) -> Bool {
         storage.withLock { storage in
             guard storage.state == .running else { return false }
-            storage.currentTransfer = transfer
-            storage.engine = engine
+            storage.currentRequest = request
+            storage.cancelCurrent = cancel
             return true
         }
     }
@@ -71,8 +72,7 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
         storage.withLock { storage in
             storage.response = response
             if storage.state == .running { storage.state = .completed }
-            storage.currentTransfer = nil
-            storage.engine = nil
+            storage.cancelCurrent = nil
         }
     }
 

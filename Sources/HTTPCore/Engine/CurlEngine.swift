@@ -20,6 +20,7 @@ final class CurlEngine: @unchecked Sendable {
     /// Limits for the multi handle.
     struct Limits: Sendable {
         var connectionsPerHost: Int
+        var concurrentRequestsPerHost: Int
         var totalConnections: Int
         var cachedConnections: Int
     }
@@ -38,6 +39,10 @@ final class CurlEngine: @unchecked Sendable {
     private let share: UnsafeMutableRawPointer?
     private let commands = Mutex(Commands())
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    private let concurrentRequestsPerHost: Int
+    private var runningPerHost: [String: Int] = [:]
+    /// Transfers held back by the per-host cap, highest priority first, then in arrival order.
+    private var waitingPerHost: [String: [CurlTransfer]] = [:]
     private var easyPool: [UnsafeMutableRawPointer] = []
     private static let easyPoolLimit = 64
 
@@ -48,6 +53,7 @@ final class CurlEngine: @unchecked Sendable {
             throw NetworkError(.transport, "libcurl could not be initialised")
         }
         self.multi = multi
+        concurrentRequestsPerHost = limits.concurrentRequestsPerHost
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.connectionsPerHost)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.totalConnections)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.cachedConnections)
@@ -109,7 +115,7 @@ final class CurlEngine: @unchecked Sendable {
                 }
             }
             pending.removeAll(keepingCapacity: true)
-            if isShuttingDown, active.isEmpty { break }
+            if isShuttingDown, active.isEmpty, waitingPerHost.isEmpty { break }
 
             _ = curl_multi_perform(multi, &running)
             finishCompletedTransfers()
@@ -130,6 +136,18 @@ final class CurlEngine: @unchecked Sendable {
             transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
             return
         }
+        let host = transfer.hostKey
+        if concurrentRequestsPerHost > 0, runningPerHost[host, default: 0] >= concurrentRequestsPerHost {
+            var waiting = waitingPerHost[host, default: []]
+            let index = waiting.firstIndex { $0.request.priority < transfer.request.priority } ?? waiting.endIndex
+            waiting.insert(transfer, at: index)
+            waitingPerHost[host] = waiting
+            return
+        }
+        launch(transfer)
+    }
+
+    private func launch(_ transfer: CurlTransfer) {
         guard let handle = easyPool.popLast() ?? curl_easy_init() else {
             transfer.complete(with: .failure(NetworkError(.transport, "libcurl could not create a handle")))
             return
@@ -149,15 +167,39 @@ final class CurlEngine: @unchecked Sendable {
             return
         }
         active[ObjectIdentifier(transfer)] = transfer
+        runningPerHost[transfer.hostKey, default: 0] += 1
     }
 
     private func stop(_ transfer: CurlTransfer) {
+        let host = transfer.hostKey
+        if let index = waitingPerHost[host]?.firstIndex(where: { $0 === transfer }) {
+            waitingPerHost[host]?.remove(at: index)
+            transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
+            return
+        }
         guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil, let handle = transfer.easy else {
             return  // not started yet (start() sees the flag) or already finished
         }
         curl_multi_remove_handle(multi, handle)
         transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
         recycle(transfer.cleanUp())
+        didEnd(onHost: host)
+    }
+
+    /// Frees the host's slot and starts waiting transfers for it while the cap allows.
+    private func didEnd(onHost host: String) {
+        let running = runningPerHost[host, default: 1] - 1
+        runningPerHost[host] = running > 0 ? running : nil
+        while runningPerHost[host, default: 0] < concurrentRequestsPerHost,
+              var waiting = waitingPerHost[host], !waiting.isEmpty {
+            let next = waiting.removeFirst()
+            waitingPerHost[host] = waiting.isEmpty ? nil : waiting
+            if next.isCancelRequested.load(ordering: .relaxed) {
+                next.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
+            } else {
+                launch(next)
+            }
+        }
     }
 
     private func finishCompletedTransfers() {
@@ -175,6 +217,7 @@ final class CurlEngine: @unchecked Sendable {
             active.removeValue(forKey: ObjectIdentifier(transfer))
             transfer.complete(with: result)
             recycle(transfer.cleanUp())
+            didEnd(onHost: transfer.hostKey)
         }
     }
 

@@ -21,6 +21,9 @@ final class CurlTransfer: @unchecked Sendable {
     private let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
     private let userAgent: String
 
+    /// Scheme, host and port: the unit of the per-host cap.
+    let hostKey: String
+
     /// Set from any thread by ``HTTPTask/cancel()``; read on the loop thread.
     let isCancelRequested = Atomic<Bool>(false)
 
@@ -52,6 +55,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.callbackQueue = callbackQueue
         self.progressHandler = progress
         self.completion = completion
+        let url = request.url
+        hostKey = "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port ?? -1)"
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }

@@ -19,11 +19,15 @@ public struct CallOptions: Sendable {
     public var origin: String
     /// A canned answer used instead of the network. Default `nil`.
     public var stub: Stub?
+    /// Whether an identical `GET` or `HEAD` already in flight is shared instead of sending a
+    /// second transfer. Default `true`.
+    public var coalescesIdenticalRequests: Bool
 
     /// Makes options; every argument has the default stated on its property.
     public init(queue: DispatchQueue? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
                 cache: (any CacheStep)? = nil, hooks: [any HTTPHook] = [], usesGlobalHooks: Bool = true,
-                interceptors: [any RequestInterceptor] = [], origin: String = "HTTPCore", stub: Stub? = nil) {
+                interceptors: [any RequestInterceptor] = [], origin: String = "HTTPCore", stub: Stub? = nil,
+                coalescesIdenticalRequests: Bool = true) {
         self.queue = queue
         self.progress = progress
         self.cache = cache
@@ -32,5 +36,6 @@ public struct CallOptions: Sendable {
         self.interceptors = interceptors
         self.origin = origin
         self.stub = stub
+        self.coalescesIdenticalRequests = coalescesIdenticalRequests
     }
 }

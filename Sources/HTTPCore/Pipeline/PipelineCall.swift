@@ -104,7 +104,8 @@ final class PipelineCall<Value>: Sendable {
             return
         }
         let progress = makeProgressHandler()
-        client.startTransfer(request, task: task, engine: engine, queue: queue, progress: progress) { [self] result in
+        client.startTransfer(request, task: task, engine: engine, queue: queue,
+                             coalesces: options.coalescesIdenticalRequests, progress: progress) { [self] result in
             decideRetry(request, result: result, context: context) { [self] decision in
                 switch decision {
                 case .doNotRetry:

@@ -28,12 +28,17 @@ public struct HTTPRequest: Sendable, Hashable {
     public var httpVersion: HTTPVersionPreference
     /// When set, the body is written to a file instead of memory.
     public var download: DownloadOptions?
+    /// Which waiting request to the same host starts first when the client's per-host cap
+    /// (``HTTPClient/Configuration/maximumConcurrentRequestsPerHost``) is reached.
+    /// Default ``RequestPriority/normal``; equal priorities start in the order they were sent.
+    public var priority: RequestPriority
 
     /// Makes a request. Every argument but the URL has the default stated on its property.
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none,
                 timeouts: Timeouts = Timeouts(), maximumResponseSize: Int64 = 100 * 1024 * 1024,
                 redirectPolicy: RedirectPolicy = .follow(maximum: 10), tls: TLSOptions = TLSOptions(),
-                httpVersion: HTTPVersionPreference = .automatic, download: DownloadOptions? = nil) {
+                httpVersion: HTTPVersionPreference = .automatic, download: DownloadOptions? = nil,
+                priority: RequestPriority = .normal) {
         self.url = url
         self.method = method
         self.headers = headers
@@ -44,6 +49,7 @@ public struct HTTPRequest: Sendable, Hashable {
         self.tls = tls
         self.httpVersion = httpVersion
         self.download = download
+        self.priority = priority
     }
 
     /// Makes a request from a URL string.
@@ -54,6 +60,18 @@ public struct HTTPRequest: Sendable, Hashable {
         }
         self.init(url: url, method: method)
     }
+}
+
+/// How urgently a request should start when requests to its host are waiting.
+public enum RequestPriority: Int, Sendable, Hashable, Comparable {
+    /// Prefetching and other work nobody waits for.
+    case low = 0
+    /// The default.
+    case normal = 1
+    /// What the user is waiting for right now.
+    case high = 2
+
+    public static func < (lhs: RequestPriority, rhs: RequestPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// The three timeouts of a transfer, in seconds. `0` disables one.

@@ -1,0 +1,118 @@
+import Dispatch
+import Synchronization
+
+/// Lets identical `GET` and `HEAD` requests that are in flight at the same time share one
+/// transfer: the first starts it, later ones subscribe, and all get the same response.
+///
+/// A subscriber that cancels leaves (and gets its cancelled error); the transfer itself is
+/// cancelled only when its last subscriber leaves. Once a group finished or emptied, the next
+/// identical request starts a new transfer. Progress reaches every subscriber that asked for
+/// it, on its own queue, provided the first subscriber asked for progress too (libcurl's
+/// progress callback is only installed then).
+final class TransferCoalescer: Sendable {
+    private struct Subscriber {
+        let id: UInt64
+        let queue: DispatchQueue
+        let progress: (@Sendable (TransferProgress) -> Void)?
+        let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
+    }
+
+    private struct Group {
+        let id: UInt64
+        let transfer: CurlTransfer
+        var subscribers: [Subscriber]
+    }
+
+    private let groups = Mutex<[HTTPRequest: Group]>([:])
+    private let nextID = Atomic<UInt64>(0)
+
+    /// Whether sharing a transfer is safe for this request: no body, nothing written to disk.
+    static func canCoalesce(_ request: HTTPRequest) -> Bool {
+        (request.method == .get || request.method == .head) && request.body == .none && request.download == nil
+    }
+
+    /// Joins the group for `request` or starts one. Returns the transfer to hand to the engine
+    /// (only for a new group) and the action that cancels this subscriber.
+    func join(_ request: HTTPRequest, engine: CurlEngine, userAgent: String, queue: DispatchQueue,
+              progress: (@Sendable (TransferProgress) -> Void)?,
+              completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
+        -> (newTransfer: CurlTransfer?, cancel: @Sendable () -> Void) {
+        let subscriber = Subscriber(id: nextID.add(1, ordering: .relaxed).newValue, queue: queue,
+                                    progress: progress, completion: completion)
+        // The group's identity is chosen before taking the lock so the transfer's closures can name it.
+        let candidateID = nextID.add(1, ordering: .relaxed).newValue
+        var fanOutProgress: (@Sendable (TransferProgress) -> Void)?
+        if progress != nil {
+            fanOutProgress = { @Sendable [self] value in
+                fanOut(progress: value, request: request, groupID: candidateID, from: queue)
+            }
+        }
+        let fanOutCompletion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void = { [self] result in
+            fanOut(result: result, request: request, groupID: candidateID, from: queue)
+        }
+        let (groupID, newTransfer) = groups.withLock { groups -> (UInt64, CurlTransfer?) in
+            if var group = groups[request] {
+                group.subscribers.append(subscriber)
+                groups[request] = group
+                return (group.id, nil)
+            }
+            let transfer = CurlTransfer(request: request, userAgent: userAgent, callbackQueue: queue,
+                                        progress: fanOutProgress, completion: fanOutCompletion)
+            groups[request] = Group(id: candidateID, transfer: transfer, subscribers: [subscriber])
+            return (candidateID, transfer)
+        }
+        let cancel: @Sendable () -> Void = { [self] in
+            leave(request, groupID: groupID, subscriberID: subscriber.id, engine: engine)
+        }
+        return (newTransfer, cancel)
+    }
+
+    private func leave(_ request: HTTPRequest, groupID: UInt64, subscriberID: UInt64, engine: CurlEngine) {
+        let (leaving, orphanedTransfer) = groups.withLock { groups -> (Subscriber?, CurlTransfer?) in
+            guard var group = groups[request], group.id == groupID,
+                  let index = group.subscribers.firstIndex(where: { $0.id == subscriberID }) else { return (nil, nil) }
+            let leaving = group.subscribers.remove(at: index)
+            if group.subscribers.isEmpty {
+                groups[request] = nil
+                return (leaving, group.transfer)
+            }
+            groups[request] = group
+            return (leaving, nil)
+        }
+        if let orphanedTransfer { engine.cancel(orphanedTransfer) }
+        if let leaving {
+            leaving.queue.async { leaving.completion(.failure(NetworkError(.cancelled, "the request was cancelled"))) }
+        }
+    }
+
+    private func subscribers(of request: HTTPRequest, groupID: UInt64, removing: Bool) -> [Subscriber] {
+        groups.withLock { groups in
+            guard let group = groups[request], group.id == groupID else { return [] }
+            if removing { groups[request] = nil }
+            return group.subscribers
+        }
+    }
+
+    private func fanOut(result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, groupID: UInt64,
+                                  from queue: DispatchQueue) {
+        for subscriber in subscribers(of: request, groupID: groupID, removing: true) {
+            if subscriber.queue === queue {
+                subscriber.completion(result)
+            } else {
+                subscriber.queue.async { subscriber.completion(result) }
+            }
+        }
+    }
+
+    private func fanOut(progress: TransferProgress, request: HTTPRequest, groupID: UInt64,
+                                from queue: DispatchQueue) {
+        for subscriber in subscribers(of: request, groupID: groupID, removing: false) {
+            guard let handler = subscriber.progress else { continue }
+            if subscriber.queue === queue {
+                handler(progress)
+            } else {
+                subscriber.queue.async { handler(progress) }
+            }
+        }
+    }
+}
