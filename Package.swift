@@ -40,12 +40,12 @@ let package = Package(
                           swiftSettings: strict),
 
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
-        .testTarget(name: "SampleServerTests", dependencies: ["SampleServer"]),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "SampleServer"]),
+        .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "SampleServer", "Digest"]),
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "HTTPCore", "SampleServer"]),
         .testTarget(name: "ChainTests", dependencies: ["Chain", "SampleServer"]),
-        .testTarget(name: "AFStyleTests", dependencies: ["AFStyle", "SampleServer"]),
+        .testTarget(name: "AFStyleTests", dependencies: ["AFStyle", "SampleServer", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -128,23 +128,26 @@ struct EngineTests {
         #expect(calls.values.count == 1)
     }
 
-    @Test func cancelBeforeTheLoopStartsItStillCallsBackOnce() async throws {
+    @Test func cancelRightAfterSendingStillCallsBackOnce() async throws {
         let calls = Recorder<NetworkError.Kind?>()
         let queue = DispatchQueue(label: "test.cancel-early")
-        for _ in 0..<20 {
+        for index in 0..<20 {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let url = (try? TestServer.url("/get")) ?? URL(fileURLWithPath: "/")
+                // A unique URL, so the request cannot join another test's transfer.
+                let url = (try? TestServer.url("/get?early=\(index)&u=\(UUID().uuidString)")) ?? URL(fileURLWithPath: "/")
                 let task = client.send(HTTPRequest(url: url), queue: queue) { result in
                     calls.append(result.failure?.kind)
                     continuation.resume()
                 }
                 task.cancel()
-                #expect(task.state == .cancelled)
             }
         }
         _ = await client.result(HTTPRequest(url: try TestServer.url("/get")), queue: queue)
         #expect(calls.values.count == 20)
+        // The loop thread normally has not started the transfer yet; a machine under load may
+        // finish one first, which must then be an ordinary success.
         #expect(calls.values.allSatisfy { $0 == .cancelled || $0 == nil })
+        #expect(calls.values.contains(.cancelled))
     }
 
     @Test func asyncCancellationCancelsTheTransfer() async throws {

@@ -341,10 +341,10 @@ struct TrafficControlTests {
             let queue = DispatchQueue(label: "test.priority")
             let client = HTTPClient(configuration: .init(maximumConcurrentRequestsPerHost: 1, callbackQueue: queue))
             let order = Recorder<String>()
-            let blocker = Task { await client.result(HTTPRequest(url: server.baseURL.appendingPathComponent("delay/0.3"))) }
-            // Let the blocker take the only slot before the others queue up behind it.
+            // The blocker takes the only slot; it is cancelled after the four others are sent,
+            // and the engine handles commands in order, so all four are waiting by then.
+            let blocker = client.send(HTTPRequest(url: server.baseURL.appendingPathComponent("delay/10"))) { _ in }
             while server.requestCount == 0 { await Task.yield() }
-            // Sent in a fixed order from one thread; recorded on the serial callback queue.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let remaining = Mutex(4)
                 for (name, priority) in [("low", RequestPriority.low), ("normal", .normal), ("high", .high), ("normal2", .normal)] {
@@ -355,8 +355,8 @@ struct TrafficControlTests {
                         if remaining.withLock({ $0 -= 1; return $0 }) == 0 { continuation.resume() }
                     }
                 }
+                blocker.cancel()
             }
-            _ = await blocker.value
             #expect(order.values == ["high", "normal", "normal2", "low"])
         }
     }

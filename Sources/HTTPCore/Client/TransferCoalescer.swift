@@ -19,6 +19,8 @@ final class TransferCoalescer: Sendable {
 
     private struct Group {
         let id: UInt64
+        /// The subscriber that started the transfer: its callbacks already arrive on its queue.
+        let leaderID: UInt64
         let transfer: CurlTransfer
         var subscribers: [Subscriber]
     }
@@ -44,11 +46,11 @@ final class TransferCoalescer: Sendable {
         var fanOutProgress: (@Sendable (TransferProgress) -> Void)?
         if progress != nil {
             fanOutProgress = { @Sendable [self] value in
-                fanOut(progress: value, request: request, groupID: candidateID, from: queue)
+                fanOut(progress: value, request: request, groupID: candidateID)
             }
         }
         let fanOutCompletion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void = { [self] result in
-            fanOut(result: result, request: request, groupID: candidateID, from: queue)
+            fanOut(result: result, request: request, groupID: candidateID)
         }
         let (groupID, newTransfer) = groups.withLock { groups -> (UInt64, CurlTransfer?) in
             if var group = groups[request] {
@@ -58,7 +60,7 @@ final class TransferCoalescer: Sendable {
             }
             let transfer = CurlTransfer(request: request, userAgent: userAgent, callbackQueue: queue,
                                         progress: fanOutProgress, completion: fanOutCompletion)
-            groups[request] = Group(id: candidateID, transfer: transfer, subscribers: [subscriber])
+            groups[request] = Group(id: candidateID, leaderID: subscriber.id, transfer: transfer, subscribers: [subscriber])
             return (candidateID, transfer)
         }
         let cancel: @Sendable () -> Void = { [self] in
@@ -85,18 +87,20 @@ final class TransferCoalescer: Sendable {
         }
     }
 
-    private func subscribers(of request: HTTPRequest, groupID: UInt64, removing: Bool) -> [Subscriber] {
+    private func subscribers(of request: HTTPRequest, groupID: UInt64, removing: Bool) -> (leaderID: UInt64, [Subscriber]) {
         groups.withLock { groups in
-            guard let group = groups[request], group.id == groupID else { return [] }
+            guard let group = groups[request], group.id == groupID else { return (0, []) }
             if removing { groups[request] = nil }
-            return group.subscribers
+            return (group.leaderID, group.subscribers)
         }
     }
 
-    private func fanOut(result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, groupID: UInt64,
-                                  from queue: DispatchQueue) {
-        for subscriber in subscribers(of: request, groupID: groupID, removing: true) {
-            if subscriber.queue === queue {
+    private func fanOut(result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, groupID: UInt64) {
+        // Only the leader's callbacks may run in place: anyone else may have blocks (its
+        // will-send hook) still queued on its queue, even when that queue is the leader's.
+        let (leaderID, subscribers) = subscribers(of: request, groupID: groupID, removing: true)
+        for subscriber in subscribers {
+            if subscriber.id == leaderID {
                 subscriber.completion(result)
             } else {
                 subscriber.queue.async { subscriber.completion(result) }
@@ -104,11 +108,11 @@ final class TransferCoalescer: Sendable {
         }
     }
 
-    private func fanOut(progress: TransferProgress, request: HTTPRequest, groupID: UInt64,
-                                from queue: DispatchQueue) {
-        for subscriber in subscribers(of: request, groupID: groupID, removing: false) {
+    private func fanOut(progress: TransferProgress, request: HTTPRequest, groupID: UInt64) {
+        let (leaderID, subscribers) = subscribers(of: request, groupID: groupID, removing: false)
+        for subscriber in subscribers {
             guard let handler = subscriber.progress else { continue }
-            if subscriber.queue === queue {
+            if subscriber.id == leaderID {
                 handler(progress)
             } else {
                 subscriber.queue.async { handler(progress) }

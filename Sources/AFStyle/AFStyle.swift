@@ -1,1 +1,0 @@
-// AFStyle module (in progress)

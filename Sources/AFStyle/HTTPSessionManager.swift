@@ -1,0 +1,201 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The AFNetworking-style facade: `AFHTTPSessionManager` on libcurl, with its method names
+/// (`GET`, `POST`, …) kept on purpose so code written against it ports with little more than
+/// syntax changes.
+///
+/// ```swift
+/// let manager = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1/"))
+/// manager.GET("user/101", parameters: nil, headers: nil, progress: nil, success: { task, object in
+///     print(object as? [String: Any] ?? [:])
+/// }, failure: { task, error in
+///     print(error)
+/// })
+/// ```
+///
+/// Use ``shared`` or make instances with ``init(baseURL:client:)``. Every setting can be changed
+/// at any time from any thread, as in AFNetworking; a call reads them all once, when it is made,
+/// so it never sees half of a change. Each get and each set is atomic; an in-place change such
+/// as `manager.requestSerializer.setValue(…)` is a get then a set, so two threads changing the
+/// same setting at once may lose one change, as they may in AFNetworking.
+/// Calls go through ``HTTPClient/perform(_:plan:options:deliver:)`` with origin `"AFStyle"`,
+/// so they report to ``Hooks/shared`` and use the same cache as Chain's calls.
+///
+/// `success` and `failure` run on ``completionQueue``; exactly one of them runs per call,
+/// once — except for a `.fileFirst` cache hit, which calls `success` with the stored copy and
+/// then `success` or `failure` with the network's answer.
+public final class HTTPSessionManager: Sendable {
+    /// The settings a call reads when it is made.
+    struct Configuration: Sendable {
+        var baseURL: URL?
+        var requestSerializer = HTTPRequestSerializer.http
+        var responseSerializer = HTTPResponseSerializer.json
+        var completionQueue: DispatchQueue?
+        var interceptors: [any RequestInterceptor] = []
+        var tls = TLSOptions()
+        var jsonDecoder = JSONDecoder()
+        var envelope: Envelope?
+        var cachePolicy: CachePolicy?
+        var responseCache = ResponseCache.shared
+        var cacheIgnoredParameters: Set<String> = []
+    }
+
+    private struct State {
+        var configuration: Configuration
+        /// Tasks in flight, for ``tasks`` and ``cancelAllTasks()``.
+        var tasks: [Int: SessionTask] = [:]
+    }
+
+    /// The manager without a base URL that ported code reaches for first
+    /// (`AFHTTPSessionManager.manager`). Its settings are shared by everyone who uses it.
+    public static let shared = HTTPSessionManager(baseURL: nil)
+
+    /// The client whose engine (connection pool, loop thread) the calls use. Default
+    /// ``HTTPClient/shared``.
+    public let client: HTTPClient
+    /// Where callbacks run when ``completionQueue`` is `nil`: a serial queue of this manager's.
+    let privateQueue: DispatchQueue
+    private let state: Mutex<State>
+
+    /// Makes a manager (`initWithBaseURL:`).
+    ///
+    /// - Parameters:
+    ///   - baseURL: what relative URL strings resolve against; a trailing slash is added to a
+    ///     non-empty path, as AFNetworking does, so `"user/1"` against `https://h/api` is
+    ///     `https://h/api/user/1`. Default `nil`: every URL string must be absolute.
+    ///   - client: the client that sends the requests. Default ``HTTPClient/shared``.
+    public init(baseURL: URL? = nil, client: HTTPClient = .shared) {
+        self.client = client
+        self.privateQueue = DispatchQueue(label: "afstyle.completion")
+        self.state = Mutex(State(configuration: Configuration(baseURL: HTTPSessionManager.normalizedBaseURL(baseURL))))
+    }
+
+    // MARK: Settings
+
+    /// What relative URL strings resolve against (see ``init(baseURL:client:)``), or `nil`.
+    /// Setting it adds the trailing slash too.
+    public var baseURL: URL? {
+        get { configuration.baseURL }
+        set { update { $0.baseURL = HTTPSessionManager.normalizedBaseURL(newValue) } }
+    }
+
+    /// How requests are built. Default ``HTTPRequestSerializer/http`` (query for `GET`, `HEAD`
+    /// and `DELETE`, form body otherwise; no default headers; 60 s timeout).
+    public var requestSerializer: HTTPRequestSerializer {
+        get { configuration.requestSerializer }
+        set { update { $0.requestSerializer = newValue } }
+    }
+
+    /// How responses are checked and turned into `responseObject`. Default
+    /// ``HTTPResponseSerializer/json`` (statuses 200–299; `application/json`, `text/json`,
+    /// `text/javascript`).
+    public var responseSerializer: HTTPResponseSerializer {
+        get { configuration.responseSerializer }
+        set { update { $0.responseSerializer = newValue } }
+    }
+
+    /// Where `success`, `failure` and `progress` run. Default `nil`, which means a private
+    /// serial queue of this manager's (`afstyle.completion`) — not the main queue, which a
+    /// command-line program does not run. Set `.main` in a program that runs the main queue
+    /// (`dispatchMain()`, a run loop) to get AFNetworking's behaviour.
+    public var completionQueue: DispatchQueue? {
+        get { configuration.completionQueue }
+        set { update { $0.completionQueue = newValue } }
+    }
+
+    /// Interceptors every call runs after the client's (auth headers, signing, retries).
+    /// Default none.
+    public var interceptors: [any RequestInterceptor] {
+        get { configuration.interceptors }
+        set { update { $0.interceptors = newValue } }
+    }
+
+    /// TLS settings for every call (the counterpart of `securityPolicy`: a CA file, a pinned
+    /// public key). Default: verify against the system store.
+    public var tlsOptions: TLSOptions {
+        get { configuration.tls }
+        set { update { $0.tls = newValue } }
+    }
+
+    /// The decoder of the typed calls (`GET(_:parameters:as:…)`). Default a plain `JSONDecoder()`.
+    /// Configure it before making calls: a decoder is a reference the calls share.
+    public var jsonDecoder: JSONDecoder {
+        get { configuration.jsonDecoder }
+        set { update { $0.jsonDecoder = newValue } }
+    }
+
+    /// The business envelope of the server's JSON answers, or `nil` (default) for none. With one,
+    /// the JSON serializer's and the typed calls' responses must carry a success code — any
+    /// other fails with ``NetworkError/Kind/business(code:message:)`` and is never cached — and
+    /// `responseObject` (or the model) is the payload at the envelope's `payloadPath`.
+    /// ``HTTPResponseSerializer/data`` and ``HTTPResponseSerializer/string`` ignore it.
+    public var envelope: Envelope? {
+        get { configuration.envelope }
+        set { update { $0.envelope = newValue } }
+    }
+
+    /// How calls use ``responseCache`` unless a call passes its own `cachePolicy`, exactly as
+    /// Chain's `ChainConfiguration.cachePolicy`. Default `nil`: the cache is not involved at all
+    /// (nothing read, nothing stored); ``CachePolicy/networkOnly`` reads nothing but stores
+    /// successes for later `.fileFirst` or `.cacheOnly` calls. With ``CachePolicy/fileFirst`` a
+    /// hit calls `success` twice: the stored copy first (`task.response?.source == .cache`),
+    /// then the network's answer through `success` or `failure`.
+    public var cachePolicy: CachePolicy? {
+        get { configuration.cachePolicy }
+        set { update { $0.cachePolicy = newValue } }
+    }
+
+    /// The store the policies use, shared with Chain. Default ``ResponseCache/shared``
+    /// (`~/.cache/chain`), opened only when a call uses a policy.
+    public var responseCache: ResponseCache {
+        get { configuration.responseCache }
+        set { update { $0.responseCache = newValue } }
+    }
+
+    /// Parameter names left out of cache keys (timestamps, signatures, nonces). Default none.
+    public var cacheIgnoredParameters: Set<String> {
+        get { configuration.cacheIgnoredParameters }
+        set { update { $0.cacheIgnoredParameters = newValue } }
+    }
+
+    // MARK: Tasks
+
+    /// The tasks in flight, oldest first (`tasks` of AFURLSessionManager).
+    public var tasks: [SessionTask] {
+        state.withLock { $0.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
+    }
+
+    /// Cancels every task in flight; each calls its `failure` with ``NetworkError/Kind/cancelled``.
+    public func cancelAllTasks() {
+        for task in tasks { task.cancel() }
+    }
+
+    // MARK: Internals
+
+    /// A consistent copy of the settings.
+    var configuration: Configuration { state.withLock { $0.configuration } }
+
+    private func update(_ change: (inout Configuration) -> Void) {
+        state.withLock { change(&$0.configuration) }
+    }
+
+    func register(_ task: SessionTask) {
+        state.withLock { $0.tasks[task.taskIdentifier] = task }
+    }
+
+    func unregister(_ task: SessionTask) {
+        _ = state.withLock { $0.tasks.removeValue(forKey: task.taskIdentifier) }
+    }
+
+    func queue(for configuration: Configuration) -> DispatchQueue {
+        configuration.completionQueue ?? privateQueue
+    }
+
+    /// The cache step for a call: its own policy, else the manager's; none without either.
+    func cacheStep(_ policy: CachePolicy?, _ configuration: Configuration) -> (any CacheStep)? {
+        guard let policy = policy ?? configuration.cachePolicy else { return nil }
+        return configuration.responseCache.step(for: policy, ignoredParameters: configuration.cacheIgnoredParameters)
+    }
+}

@@ -1,1 +1,0 @@
-// Cache module (in progress)

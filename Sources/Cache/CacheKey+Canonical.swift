@@ -1,0 +1,132 @@
+import Digest
+import Foundation
+import HTTPCore
+
+extension CacheKey {
+    /// The canonical text of a URL: scheme and host lower-cased, the default port, user
+    /// information and fragment dropped, an empty path as `/`, the query parameters
+    /// percent-encoded one way and ordered by name (parameters of the same name keep their
+    /// order, since `ids[]=1&ids[]=2` and `ids[]=2&ids[]=1` are different lists), and ignored
+    /// parameters removed. `nil` without a scheme or host.
+    public static func canonicalURL(_ url: URL, ignoredParameters: Set<String> = []) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+              let scheme = components.scheme?.lowercased(), !scheme.isEmpty,
+              let rawHost = components.percentEncodedHost, !rawHost.isEmpty
+        else { return nil }
+        var host = rawHost.lowercased()
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        var text = scheme + "://" + host
+        if let port = components.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
+            text += ":\(port)"
+        }
+        let path = components.percentEncodedPath
+        text += path.isEmpty ? "/" : path
+        if let query = components.percentEncodedQuery,
+           let canonical = canonicalQuery(query, ignoredParameters: ignoredParameters) {
+            text += "?" + canonical
+        }
+        return text
+    }
+
+    /// The canonical form of a `name=value&…` string (a URL query or a form body); `nil`
+    /// when no parameter is left.
+    static func canonicalQuery(_ query: String, ignoredParameters: Set<String>) -> String? {
+        var pairs: [(offset: Int, name: String, pair: String)] = []
+        for (offset, piece) in query.split(separator: "&", omittingEmptySubsequences: true).enumerated() {
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let rawName = String(parts[0])
+            let name = rawName.removingPercentEncoding ?? rawName
+            if isIgnored(name, ignoredParameters) { continue }
+            let encodedName = normalizedComponent(parts[0])
+            if parts.count == 2 {
+                pairs.append((offset, encodedName, encodedName + "=" + normalizedComponent(parts[1])))
+            } else {
+                pairs.append((offset, encodedName, encodedName))
+            }
+        }
+        guard !pairs.isEmpty else { return nil }
+        // The offset breaks ties so that equal names keep their order whatever sort is used.
+        pairs.sort { $0.name != $1.name ? $0.name < $1.name : $0.offset < $1.offset }
+        return pairs.map(\.pair).joined(separator: "&")
+    }
+
+    /// One percent-encoding for a name or value, so `%71` and `q` are the same. A raw `+`
+    /// stays a `+` (in forms it means a space) and never meets an encoded `%2B` (a plus).
+    /// Invalid escapes are kept as they are.
+    static func normalizedComponent(_ raw: Substring) -> String {
+        raw.split(separator: "+", omittingEmptySubsequences: false).map { piece in
+            piece.removingPercentEncoding.map(ParameterEncoding.percentEncode) ?? String(piece)
+        }.joined(separator: "+")
+    }
+
+    /// Whether a parameter name, or its base before the first `[`, is ignored.
+    static func isIgnored(_ name: String, _ ignoredParameters: Set<String>) -> Bool {
+        guard !ignoredParameters.isEmpty else { return false }
+        if ignoredParameters.contains(name) { return true }
+        if let bracket = name.firstIndex(of: "[") { return ignoredParameters.contains(String(name[..<bracket])) }
+        return false
+    }
+
+    /// The SHA-256 hex of the body in canonical form, `"none"` without a body, `nil` when
+    /// the body cannot be part of a key (multipart, an unreadable file).
+    static func bodyDigest(_ body: HTTPBody, contentType: String?, ignoredParameters: Set<String>) -> String? {
+        switch body {
+        case .none:
+            return "none"
+        case .data(let data):
+            return SHA256.hexDigest(canonicalBody(data, contentType: contentType, ignoredParameters: ignoredParameters))
+        case .file(let url):
+            return fileDigest(url)
+        case .multipart:
+            // Multipart bodies carry a random boundary and may stream files: no stable form.
+            return nil
+        }
+    }
+
+    /// HTTPCore's encoders already write form and JSON bodies with sorted keys, so bytes are
+    /// canonical as they are; only removing ignored parameters needs parsing.
+    static func canonicalBody(_ data: Data, contentType: String?, ignoredParameters: Set<String>) -> Data {
+        guard !ignoredParameters.isEmpty, let contentType = contentType?.lowercased() else { return data }
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            let text = String(decoding: data, as: UTF8.self)
+            return Data((canonicalQuery(text, ignoredParameters: ignoredParameters) ?? "").utf8)
+        }
+        let mime = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        if mime == "application/json" || mime.hasSuffix("+json") {
+            guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+                  var dictionary = object as? [String: Any] else { return data }
+            for key in dictionary.keys where isIgnored(key, ignoredParameters) { dictionary[key] = nil }
+            guard let parameters = try? Parameter.dictionary(from: dictionary),
+                  let canonical = try? ParameterEncoding.jsonData(.dictionary(parameters)) else { return data }
+            return canonical
+        }
+        return data
+    }
+
+    /// Streams a file body through SHA-256 in constant memory.
+    static func fileDigest(_ url: URL) -> String? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while true {
+            guard let chunk = try? handle.read(upToCount: 1 << 16) else { return nil }
+            if chunk.isEmpty { break }
+            hasher.update(data: chunk)
+        }
+        return SHA256.hexString(hasher.finalize())
+    }
+
+    /// A digest of everything that identifies the user, `"none"` for an anonymous request.
+    static func credentialsDigest(_ request: HTTPRequest) -> String {
+        var parts: [String] = []
+        for name in ["authorization", "proxy-authorization", "cookie"] {
+            let values = request.headers.values(for: name)
+            if !values.isEmpty { parts.append(name + ":" + values.joined(separator: "\n")) }
+        }
+        if let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
+           components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            parts.append("userinfo:" + (components.percentEncodedUser ?? "") + ":" + (components.percentEncodedPassword ?? ""))
+        }
+        return parts.isEmpty ? "none" : SHA256.hexDigest(parts.joined(separator: "\n"))
+    }
+}

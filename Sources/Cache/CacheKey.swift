@@ -1,0 +1,60 @@
+import Digest
+import Foundation
+import HTTPCore
+
+/// What identifies a stored response: a version tag, the method, the canonical URL, a digest
+/// of the body and a digest of the credentials.
+///
+/// Two requests that differ only in the order of their query parameters, the case of the
+/// scheme or host, a default port or a fragment get the same key. Different credentials
+/// (`Authorization`, `Proxy-Authorization`, `Cookie`, or a user in the URL) give different
+/// keys, so two users never share an entry; only a SHA-256 of the credentials is kept, never
+/// the credentials themselves.
+///
+/// The entry's file name is the SHA-256 of ``rawValue``; the full key is stored with the
+/// entry and compared on every read, so a (theoretical) hash collision is a miss, never a
+/// wrong response.
+public struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    /// The tag the key text starts with. A change of the key format changes the tag, so
+    /// entries written by another version become unreachable misses (and age out) instead
+    /// of being misread.
+    public static let version = "chain-cache-key/1"
+
+    /// The full key text: the version tag, method, canonical URL, body digest and
+    /// credentials digest, one per line.
+    public let rawValue: String
+
+    /// The lower-case SHA-256 hex of ``rawValue`` (64 characters): the entry's file name.
+    public let fileName: String
+
+    /// Wraps a key text as produced by ``rawValue`` (no checking).
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        self.fileName = SHA256.hexDigest(rawValue)
+    }
+
+    /// The key of a request.
+    ///
+    /// - Parameters:
+    ///   - request: the request as it will be sent.
+    ///   - ignoredParameters: parameter names left out of the key, default none — values that
+    ///     change on every call such as a timestamp or a signature. They are removed from the
+    ///     URL query and, for `application/x-www-form-urlencoded` and JSON bodies, from the
+    ///     body (top-level keys only). A name matches a parameter of that name and its nested
+    ///     forms (`ids` matches `ids[]` and `ids[0]`).
+    /// - Returns: `nil` when the request cannot be cached: a multipart body, a file body that
+    ///   cannot be read, a download to a file, or a URL without scheme or host.
+    public init?(request: HTTPRequest, ignoredParameters: Set<String> = []) {
+        guard request.download == nil,
+              let url = CacheKey.canonicalURL(request.url, ignoredParameters: ignoredParameters),
+              let body = CacheKey.bodyDigest(request.body, contentType: request.headers["Content-Type"],
+                                             ignoredParameters: ignoredParameters)
+        else { return nil }
+        let credentials = CacheKey.credentialsDigest(request)
+        self.init(rawValue: [CacheKey.version, request.method.rawValue, url, "body:" + body, "credentials:" + credentials]
+            .joined(separator: "\n"))
+    }
+
+    /// The key text (``rawValue``); it holds a digest of the credentials, never the credentials.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,86 @@
+import Dispatch
+import HTTPCore
+import Synchronization
+
+/// A call running under a cache policy (returned by ``ResponseCache/run(_:request:ignoredParameters:queue:isCacheable:network:deliver:)``).
+///
+/// Guarantees: deliveries happen in order and never concurrently; there is at most one
+/// final delivery and nothing after it. ``cancel()`` cancels the network part; when nothing
+/// was delivered yet, the call still delivers exactly once, with ``NetworkError/Kind/cancelled``.
+/// After a cancel nothing else is delivered (a `.fileFirst` call that already showed its
+/// stored copy ends there).
+public final class CachedCall: Sendable {
+    private struct State {
+        var deliveries = 0
+        var isFinished = false
+        var isCancelled = false
+        var transfer: (any CancellableTransfer)?
+    }
+
+    private let state = Mutex(State())
+    /// Serial, and targeting the caller's queue: deliveries run on that queue's threads and
+    /// one after another, even when the caller's queue is concurrent.
+    private let deliveryQueue: DispatchQueue
+    private let deliver: @Sendable (Result<HTTPResponse, NetworkError>, _ isFinal: Bool) -> Void
+
+    init(queue: DispatchQueue, deliver: @escaping @Sendable (Result<HTTPResponse, NetworkError>, _ isFinal: Bool) -> Void) {
+        self.deliveryQueue = DispatchQueue(label: "chain.cache.delivery", target: queue)
+        self.deliver = deliver
+    }
+
+    /// Cancels the call. Safe from any thread, any number of times; does nothing once the
+    /// call has delivered its final result.
+    public func cancel() {
+        let transfer = state.withLock { state -> (any CancellableTransfer)? in
+            guard !state.isFinished else { return nil }
+            state.isFinished = true
+            state.isCancelled = true
+            if state.deliveries == 0 {
+                state.deliveries = 1
+                let deliver = self.deliver
+                deliveryQueue.async { deliver(.failure(NetworkError(.cancelled, "the request was cancelled")), true) }
+            }
+            let transfer = state.transfer
+            state.transfer = nil
+            return transfer
+        }
+        transfer?.cancel()
+    }
+
+    /// Whether ``cancel()`` was called before the final delivery.
+    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// Whether the final result has been handed to the delivery queue (or the call was cancelled).
+    var isFinished: Bool { state.withLock { $0.isFinished } }
+
+    /// How many deliveries were handed to the delivery queue.
+    var deliveryCount: Int { state.withLock { $0.deliveries } }
+
+    /// Queues a delivery, unless the call already finished. Queued under the lock, so the
+    /// order of `emit` and `cancel` calls is the order of deliveries.
+    @discardableResult
+    func emit(_ result: Result<HTTPResponse, NetworkError>, isFinal: Bool) -> Bool {
+        state.withLock { state in
+            guard !state.isFinished else { return false }
+            state.deliveries += 1
+            if isFinal {
+                state.isFinished = true
+                state.transfer = nil
+            }
+            let deliver = self.deliver
+            deliveryQueue.async { deliver(result, isFinal) }
+            return true
+        }
+    }
+
+    /// Remembers the transfer to cancel; cancels it at once if the call was cancelled meanwhile.
+    func attach(_ transfer: (any CancellableTransfer)?) {
+        guard let transfer else { return }
+        let cancelNow = state.withLock { state -> Bool in
+            if state.isCancelled { return true }
+            if !state.isFinished { state.transfer = transfer }
+            return false
+        }
+        if cancelNow { transfer.cancel() }
+    }
+}

@@ -1,0 +1,237 @@
+import Digest
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The synchronous reads and writes. They run on the store's queue when called through the
+/// public API; tests call them directly. Each takes the state lock for its whole duration.
+extension DiskCache {
+    /// The outcome of reading one metadata file.
+    enum MetadataRead {
+        case found(CacheMetadata, size: Int64)
+        case missing
+        case corrupt(String)
+        case failed(FileSystemError)
+    }
+
+    /// Runs `body` with the directory open (writable if `write` and the lock can be had),
+    /// then reports the events it collected once the lock is released.
+    func perform<Result: Sendable>(write: Bool, _ body: (inout State, inout [CacheEvent]) -> Result) -> Result {
+        let (result, events, reporter) = state.withLock { state -> (Result, [CacheEvent], @Sendable (CacheEvent) -> Void) in
+            var events: [CacheEvent] = []
+            prepare(&state, write: write, events: &events)
+            let result = body(&state, &events)
+            return (result, events, state.reporter)
+        }
+        for event in events { reporter(event) }
+        return result
+    }
+
+    /// Reads and verifies the entry under `key`; `nil` on any kind of miss.
+    func readEntry(for key: CacheKey) -> CacheEntry? {
+        perform(write: false) { state, events in
+            loadEntry(key, state: &state, events: &events)?.entry
+        }
+    }
+
+    func loadEntry(_ key: CacheKey, state: inout State, events: inout [CacheEvent]) -> (entry: CacheEntry, metadata: CacheMetadata)? {
+        guard state.access == .writable || state.access == .readOnly else { return nil }
+        let hash = key.fileName
+        // A read-only reader can race the writing process: it may read metadata whose body
+        // that process replaces a moment later. One more look at the metadata settles it.
+        for attempt in 0..<2 {
+            let metadata: CacheMetadata
+            switch readMetadata(hash: hash) {
+            case .missing:
+                if state.access == .writable { forget(hash, state: &state) }
+                return nil
+            case .failed(let error):
+                events.append(.diskError(operation: "read", path: error.path, message: error.description))
+                return nil
+            case .corrupt(let reason):
+                discard(hash, bodyFile: nil, reason: reason, state: &state, events: &events)
+                return nil
+            case .found(let found, _):
+                metadata = found
+            }
+            // Another key with the same hash: not this entry, and nothing is wrong with it.
+            guard metadata.key == key.rawValue else { return nil }
+            guard let bodyPath = path(metadata.bodyFile) else { return nil }
+            let body: Data
+            do {
+                body = try FileSystem.readFile(bodyPath, maximumSize: metadata.bodyLength)
+            } catch {
+                switch error {
+                case .missing:
+                    if attempt == 0, state.access == .readOnly { continue }
+                    discard(hash, bodyFile: metadata.bodyFile, reason: "body file is missing", state: &state, events: &events)
+                case .unacceptable(let reason):
+                    discard(hash, bodyFile: metadata.bodyFile, reason: "body file " + reason, state: &state, events: &events)
+                case .io(let error):
+                    events.append(.diskError(operation: "read", path: error.path, message: error.description))
+                }
+                return nil
+            }
+            guard Int64(body.count) == metadata.bodyLength else {
+                discard(hash, bodyFile: metadata.bodyFile,
+                        reason: "body has \(body.count) bytes, metadata says \(metadata.bodyLength)", state: &state, events: &events)
+                return nil
+            }
+            guard SHA256.hexDigest(body) == metadata.bodySHA256 else {
+                discard(hash, bodyFile: metadata.bodyFile, reason: "body checksum mismatch", state: &state, events: &events)
+                return nil
+            }
+            guard let entry = metadata.entry(body: body) else {
+                discard(hash, bodyFile: metadata.bodyFile, reason: "metadata URL is invalid", state: &state, events: &events)
+                return nil
+            }
+            if state.access == .writable { touch(hash, state: &state) }
+            return (entry, metadata)
+        }
+        return nil
+    }
+
+    func readMetadata(hash: String) -> MetadataRead {
+        guard let metadataPath = path(hash + DiskCache.metadataSuffix) else { return .missing }
+        let data: Data
+        do {
+            data = try FileSystem.readFile(metadataPath, maximumSize: CacheMetadata.maximumFileSize)
+        } catch {
+            switch error {
+            case .missing: return .missing
+            case .unacceptable(let reason): return .corrupt("metadata file " + reason)
+            case .io(let error): return .failed(error)
+            }
+        }
+        switch CacheMetadata.decode(data) {
+        case .failure(let error):
+            return .corrupt(error.reason)
+        case .success(let metadata):
+            if let problem = metadata.validationProblem(fileName: hash, maximumBodyLength: maximumSize) {
+                return .corrupt(problem)
+            }
+            return .found(metadata, size: Int64(data.count))
+        }
+    }
+
+    /// Writes an entry: body first under a fresh name, then the metadata (the commit).
+    @discardableResult
+    func writeEntry(_ entry: CacheEntry) -> Bool {
+        perform(write: true) { state, events in
+            guard state.access == .writable else { return false }
+            let hash = entry.key.fileName
+            guard Int64(entry.body.count) <= maximumEntrySize else {
+                // The stored copy (if any) is older than the response just refused: drop it.
+                removeRecord(hash, state: &state)
+                return false
+            }
+            let bodyFile = hash + "-" + DiskCache.randomHex(16) + DiskCache.bodySuffix
+            guard let bodyPath = path(bodyFile), let temporary = path(DiskCache.temporaryPrefix + DiskCache.randomHex(32)) else {
+                return false
+            }
+            do throws(FileSystemError) {
+                try FileSystem.writeNewFile(temporary, data: entry.body, modificationDate: clock())
+                try FileSystem.move(temporary, to: bodyPath)
+            } catch {
+                FileSystem.remove(temporary)
+                writeFailed(error, operation: "write body", state: &state, events: &events)
+                return false
+            }
+            let committed = commitMetadata(entry, bodyFile: bodyFile, bodySHA256: SHA256.hexDigest(entry.body),
+                                           state: &state, events: &events)
+            if !committed { FileSystem.remove(bodyPath) }
+            return committed
+        }
+    }
+
+    /// Rewrites only the metadata of a stored entry (after a `304`) when its body is the
+    /// one on disk; otherwise writes the whole entry. Returns whether it was written.
+    @discardableResult
+    func refreshEntry(_ entry: CacheEntry) -> Bool {
+        let reused = perform(write: true) { state, events -> Bool? in
+            guard state.access == .writable else { return false }
+            guard case .found(let metadata, _) = readMetadata(hash: entry.key.fileName),
+                  metadata.key == entry.key.rawValue, metadata.bodyLength == Int64(entry.body.count),
+                  metadata.bodySHA256 == SHA256.hexDigest(entry.body) else { return nil }
+            return commitMetadata(entry, bodyFile: metadata.bodyFile, bodySHA256: metadata.bodySHA256,
+                                  state: &state, events: &events)
+        }
+        return reused ?? writeEntry(entry)
+    }
+
+    /// Writes the metadata file through a temporary file and renames it into place, then
+    /// drops the body the previous metadata referenced (if another) and evicts if needed.
+    func commitMetadata(_ entry: CacheEntry, bodyFile: String, bodySHA256: String,
+                        state: inout State, events: inout [CacheEvent]) -> Bool {
+        let hash = entry.key.fileName
+        guard let metadataPath = path(hash + DiskCache.metadataSuffix),
+              let temporary = path(DiskCache.temporaryPrefix + DiskCache.randomHex(32)) else { return false }
+        let data: Data
+        do {
+            data = try CacheMetadata(entry: entry, bodyFile: bodyFile, bodySHA256: bodySHA256).encoded()
+        } catch {
+            events.append(.diskError(operation: "encode metadata", path: metadataPath, message: "\(error)"))
+            return false
+        }
+        let now = clock()
+        do throws(FileSystemError) {
+            try FileSystem.writeNewFile(temporary, data: data, modificationDate: now)
+            try FileSystem.move(temporary, to: metadataPath)
+        } catch {
+            FileSystem.remove(temporary)
+            writeFailed(error, operation: "write metadata", state: &state, events: &events)
+            return false
+        }
+        let previous = state.index[hash]
+        let record = IndexRecord(metadataSize: Int64(data.count), bodyFile: bodyFile, bodySize: Int64(entry.body.count),
+                                 lastAccess: now, storedAt: entry.storedAt)
+        state.index[hash] = record
+        state.totalSize += record.size - (previous?.size ?? 0)
+        if let previous, previous.bodyFile != bodyFile, let oldBody = path(previous.bodyFile) {
+            FileSystem.remove(oldBody)
+        }
+        evictIfNeeded(state: &state, events: &events)
+        return true
+    }
+
+    /// Reports a failed write. When the directory itself has gone (someone removed it), the
+    /// store forgets it was open, so the next operation creates it and takes the lock again.
+    func writeFailed(_ error: FileSystemError, operation: String, state: inout State, events: inout [CacheEvent]) {
+        events.append(.diskError(operation: operation, path: error.path, message: error.description))
+        if error.code == ENOENT {
+            state.access = .notOpened
+            state.lock = nil
+            state.index = [:]
+            state.totalSize = 0
+        }
+    }
+
+    /// Deletes a damaged entry (when writable) and reports it.
+    func discard(_ hash: String, bodyFile: String?, reason: String, state: inout State, events: inout [CacheEvent]) {
+        events.append(.corruptedEntry(file: hash + DiskCache.metadataSuffix, reason: reason))
+        guard state.access == .writable else { return }
+        if let metadataPath = path(hash + DiskCache.metadataSuffix) { FileSystem.remove(metadataPath) }
+        if let bodyFile, DiskCache.isBodyFileName(bodyFile, of: hash), let bodyPath = path(bodyFile) {
+            FileSystem.remove(bodyPath)
+        }
+        if let record = state.index[hash], record.bodyFile != bodyFile, let bodyPath = path(record.bodyFile) {
+            FileSystem.remove(bodyPath)
+        }
+        forget(hash, state: &state)
+    }
+
+    /// Marks an entry as just used: in the index and in its metadata file's modification
+    /// time, so the order survives a restart.
+    func touch(_ hash: String, state: inout State) {
+        let now = clock()
+        if let metadataPath = path(hash + DiskCache.metadataSuffix) { FileSystem.setModificationDate(metadataPath, now) }
+        state.index[hash]?.lastAccess = now
+    }
+
+    func forget(_ hash: String, state: inout State) {
+        if let record = state.index.removeValue(forKey: hash) { state.totalSize -= record.size }
+    }
+}

@@ -1,0 +1,241 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The on-disk store: one directory of entries, each a metadata file and a body file.
+///
+/// **Layout.** `<hash>.meta` (the full key, status, headers, times, validators, expiry, body
+/// length and SHA-256, framed with its own length and checksum), `<hash>-<generation>.body`,
+/// `.lock`, and short-lived `.tmp-*` files; `<hash>` is the SHA-256 hex of the key. The
+/// directory is created 0700 and every file 0600 whatever the umask; a directory owned by
+/// another user is refused.
+///
+/// **Atomicity.** A write goes to a uniquely named temporary file that is renamed into
+/// place: first the body (under a fresh generation name, so the live body is never
+/// overwritten), then the metadata — renaming the metadata is the commit. A reader therefore
+/// sees the old entry or the new one, never a mix, and a writer killed at any moment leaves
+/// at worst a temporary file or an unreferenced body, which the next open removes.
+///
+/// **Damage.** Anything that does not read back intact — a truncated file, a flipped byte,
+/// a length field of 2^62 — is a miss: the entry is deleted and ``CacheEvent/corruptedEntry(file:reason:)``
+/// is reported. Sizes are checked against `fstat` and the limits before any allocation.
+///
+/// **Limits.** When the total size (metadata and bodies) exceeds ``maximumSize``, the least
+/// recently used entries (by read or write time, kept in each metadata file's modification
+/// time so the order survives restarts) are removed until the total is at most
+/// ``lowWatermark`` × ``maximumSize``. A body larger than ``maximumEntrySize`` is not stored.
+///
+/// **Processes.** The store takes an exclusive `flock` on `.lock` when it first touches the
+/// directory. If another process — or another `DiskCache` in this one — holds it, this store
+/// opens **read-only**: reads work (without updating access times or deleting damaged
+/// entries), writes and removals are dropped (reported once as
+/// ``CacheEvent/openedReadOnly(directory:)``), and every later write tries the lock again, so
+/// the store becomes writable as soon as the other one closes.
+///
+/// **Threads.** Every disk operation runs on the store's own serial queue, never on the
+/// caller's thread; completions are called on that queue (hop elsewhere for long work).
+/// Problems never throw: a missing or unwritable directory makes every read a miss and
+/// every write a no-op, reported through ``reporter``.
+public final class DiskCache: Sendable {
+    /// The default ``maximumSize``: 100 MiB.
+    public static let defaultMaximumSize: Int64 = 100 * 1024 * 1024
+    /// The default ``lowWatermark``: 0.8 (eviction stops at 80% of the maximum size).
+    public static let defaultLowWatermark = 0.8
+    /// The default ``maximumEntrySize``: 10 MiB.
+    public static let defaultMaximumEntrySize: Int64 = 10 * 1024 * 1024
+
+    /// The directory, or `nil` when no default directory could be found (then the store
+    /// is always empty).
+    public let directory: URL?
+    /// The most bytes the store keeps (metadata and bodies) before evicting.
+    public let maximumSize: Int64
+    /// The fraction of ``maximumSize`` eviction brings the total down to.
+    public let lowWatermark: Double
+    /// The largest body stored (never more than ``maximumSize``).
+    public let maximumEntrySize: Int64
+
+    /// Where all disk work runs.
+    let queue: DispatchQueue
+    /// The time used for access times (the least-recently-used order); injectable for tests.
+    let clock: @Sendable () -> Date
+    let state: Mutex<State>
+
+    /// Everything mutable, behind one lock. Operations hold it for their whole duration,
+    /// which serialises them even when tests call the synchronous internals directly.
+    struct State {
+        enum Access: Equatable {
+            case notOpened, writable, readOnly, unavailable
+        }
+
+        var access: Access = .notOpened
+        var lock: DirectoryLock?
+        var index: [String: IndexRecord] = [:]
+        var totalSize: Int64 = 0
+        var reporter: @Sendable (CacheEvent) -> Void
+        var reportedReadOnly = false
+        var lastOpenFailure: String?
+        var namespaces: [String: DiskCache] = [:]
+    }
+
+    /// What the store knows about one committed entry without reading it.
+    struct IndexRecord: Equatable {
+        var metadataSize: Int64
+        var bodyFile: String
+        var bodySize: Int64
+        var lastAccess: Date
+        var storedAt: Date
+        var size: Int64 { metadataSize + bodySize }
+    }
+
+    /// Makes a store over `directory`. Nothing touches the disk until the first operation
+    /// (which runs on the store's queue).
+    ///
+    /// - Parameters:
+    ///   - directory: the store's own directory; created (0700) if missing. Give each store
+    ///     its own directory; a second store on the same one opens read-only.
+    ///   - maximumSize: default ``defaultMaximumSize`` (100 MiB).
+    ///   - lowWatermark: default ``defaultLowWatermark`` (0.8); clamped to 0...1.
+    ///   - maximumEntrySize: default ``defaultMaximumEntrySize`` (10 MiB).
+    ///   - clock: the current time, default `Date()`; tests inject a fixed clock.
+    ///   - reporter: told about damaged entries, disk errors, eviction; default does nothing.
+    public convenience init(directory: URL, maximumSize: Int64 = DiskCache.defaultMaximumSize,
+                            lowWatermark: Double = DiskCache.defaultLowWatermark,
+                            maximumEntrySize: Int64 = DiskCache.defaultMaximumEntrySize,
+                            clock: @escaping @Sendable () -> Date = { Date() },
+                            reporter: @escaping @Sendable (CacheEvent) -> Void = { _ in }) {
+        self.init(optionalDirectory: directory, maximumSize: maximumSize, lowWatermark: lowWatermark,
+                  maximumEntrySize: maximumEntrySize, clock: clock, reporter: reporter)
+    }
+
+    /// Makes a store in the default directory for `name` (see ``defaultDirectory(name:)``);
+    /// when there is none, the store stays empty and reports why on first use.
+    /// Every other argument has the default of ``init(directory:maximumSize:lowWatermark:maximumEntrySize:clock:reporter:)``.
+    public convenience init(defaultDirectoryNamed name: String, maximumSize: Int64 = DiskCache.defaultMaximumSize,
+                            lowWatermark: Double = DiskCache.defaultLowWatermark,
+                            maximumEntrySize: Int64 = DiskCache.defaultMaximumEntrySize,
+                            clock: @escaping @Sendable () -> Date = { Date() },
+                            reporter: @escaping @Sendable (CacheEvent) -> Void = { _ in }) {
+        self.init(optionalDirectory: DiskCache.defaultDirectory(name: name), maximumSize: maximumSize,
+                  lowWatermark: lowWatermark, maximumEntrySize: maximumEntrySize, clock: clock, reporter: reporter)
+    }
+
+    init(optionalDirectory: URL?, maximumSize: Int64, lowWatermark: Double, maximumEntrySize: Int64,
+         clock: @escaping @Sendable () -> Date, reporter: @escaping @Sendable (CacheEvent) -> Void) {
+        self.directory = optionalDirectory?.standardizedFileURL
+        self.maximumSize = max(0, maximumSize)
+        self.lowWatermark = min(1, max(0, lowWatermark.isFinite ? lowWatermark : DiskCache.defaultLowWatermark))
+        self.maximumEntrySize = max(0, min(maximumEntrySize, maximumSize))
+        self.clock = clock
+        self.queue = DispatchQueue(label: "chain.cache.disk")
+        self.state = Mutex(State(reporter: reporter))
+    }
+
+    /// Told about damaged entries, disk errors, read-only opening and eviction, on the
+    /// store's queue. Default: does nothing. Settable at any time (the hook layer routes it
+    /// to the global hooks).
+    public var reporter: @Sendable (CacheEvent) -> Void {
+        get { state.withLock { $0.reporter } }
+        set { state.withLock { $0.reporter = newValue } }
+    }
+
+    /// Reads the entry stored under `key`; `completion` gets `nil` on a miss (including a
+    /// collision, a damaged entry or a disk error). Runs on the store's queue.
+    public func entry(for key: CacheKey, completion: @escaping @Sendable (CacheEntry?) -> Void) {
+        queue.async { completion(self.readEntry(for: key)) }
+    }
+
+    /// Stores an entry, replacing any under the same key; `completion` (default none) gets
+    /// whether it was written (not when read-only, too large, or on a disk error).
+    public func store(_ entry: CacheEntry, completion: (@Sendable (Bool) -> Void)? = nil) {
+        queue.async {
+            let written = self.writeEntry(entry)
+            completion?(written)
+        }
+    }
+
+    /// Removes the entry under `key`; `completion` (default none) gets whether one was removed.
+    public func remove(_ key: CacheKey, completion: (@Sendable (Bool) -> Void)? = nil) {
+        queue.async {
+            let removed = self.removeEntry(for: key)
+            completion?(removed)
+        }
+    }
+
+    /// Removes every entry of this store (not those of its namespaces); `completion`
+    /// (default none) gets how many were removed.
+    public func removeAll(completion: (@Sendable (Int) -> Void)? = nil) {
+        queue.async {
+            let removed = self.removeAllEntries()
+            completion?(removed)
+        }
+    }
+
+    /// Removes the entries stored (or last revalidated) before `date`; `completion`
+    /// (default none) gets how many were removed.
+    public func removeEntries(storedBefore date: Date, completion: (@Sendable (Int) -> Void)? = nil) {
+        queue.async {
+            let removed = self.removeEntries(olderThan: date)
+            completion?(removed)
+        }
+    }
+
+    /// The bytes the entries take on disk (metadata and bodies).
+    public func totalSize(completion: @escaping @Sendable (Int64) -> Void) {
+        queue.async { completion(self.currentTotalSize()) }
+    }
+
+    /// The number of entries.
+    public func entryCount(completion: @escaping @Sendable (Int) -> Void) {
+        queue.async { completion(self.currentEntryCount()) }
+    }
+
+    /// Releases the directory's lock (another store may then write); the next operation
+    /// opens the directory again.
+    public func close(completion: (@Sendable () -> Void)? = nil) {
+        queue.async {
+            self.closeNow()
+            completion?()
+        }
+    }
+
+    /// Reads the entry under `key` (see ``entry(for:completion:)``).
+    public func entry(for key: CacheKey) async -> CacheEntry? {
+        await withCheckedContinuation { continuation in entry(for: key) { continuation.resume(returning: $0) } }
+    }
+
+    /// Stores an entry and returns whether it was written (see ``store(_:completion:)``).
+    @discardableResult
+    public func store(_ entry: CacheEntry) async -> Bool {
+        await withCheckedContinuation { continuation in store(entry) { continuation.resume(returning: $0) } }
+    }
+
+    /// Removes the entry under `key`; returns whether one was removed.
+    @discardableResult
+    public func remove(_ key: CacheKey) async -> Bool {
+        await withCheckedContinuation { continuation in remove(key) { continuation.resume(returning: $0) } }
+    }
+
+    /// Removes every entry; returns how many.
+    @discardableResult
+    public func removeAll() async -> Int {
+        await withCheckedContinuation { continuation in removeAll { continuation.resume(returning: $0) } }
+    }
+
+    /// Removes the entries stored before `date`; returns how many.
+    @discardableResult
+    public func removeEntries(storedBefore date: Date) async -> Int {
+        await withCheckedContinuation { continuation in
+            removeEntries(storedBefore: date) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// The bytes the entries take on disk.
+    public func totalSize() async -> Int64 {
+        await withCheckedContinuation { continuation in totalSize { continuation.resume(returning: $0) } }
+    }
+
+    /// The number of entries.
+    public func entryCount() async -> Int {
+        await withCheckedContinuation { continuation in entryCount { continuation.resume(returning: $0) } }
+    }
+}

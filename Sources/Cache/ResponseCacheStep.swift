@@ -1,0 +1,23 @@
+import Dispatch
+import HTTPCore
+
+/// ``ResponseCache`` with a policy bound in, as the core pipeline's ``CacheStep``.
+struct ResponseCacheStep: CacheStep {
+    let cache: ResponseCache
+    let policy: CachePolicy
+    let ignoredParameters: Set<String>
+
+    func run(_ request: HTTPRequest,
+             isCacheable: @escaping @Sendable (HTTPResponse) -> Bool,
+             network: @escaping @Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) -> Void,
+             deliver: @escaping @Sendable (_ result: Result<HTTPResponse, NetworkError>, _ isFinal: Bool) -> Void) {
+        let call = CachedCall(queue: DispatchQueue.global(), deliver: deliver)
+        cache.execute(PolicyRun(policy: policy, request: request, ignoredParameters: ignoredParameters,
+                                isCacheable: isCacheable,
+                                network: { request, completion in
+                                    network(request, completion)
+                                    return nil
+                                },
+                                call: call))
+    }
+}

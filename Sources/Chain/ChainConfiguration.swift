@@ -1,0 +1,116 @@
+import Dispatch
+import Foundation
+
+/// The settings every ``Request`` starts from: base URL, common headers, envelope, error-body
+/// type, decoder, callback queue, cache, client, stubbing.
+///
+/// A request uses ``Request/defaults`` (read when it starts) unless it was made from a
+/// configuration of its own (``url(_:)``, ``Request/configuration(_:)``). A request's own
+/// settings always win over the configuration's.
+///
+/// ```swift
+/// Request.updateDefaults { defaults in
+///     defaults.baseURL = URL(string: "https://api.example.com/v1/")
+///     defaults.headers["Authorization"] = "Bearer \(token)"
+///     defaults.envelope = .errcode
+/// }
+/// Request.url("user/101").response(User.self) { result in … }
+/// ```
+public struct ChainConfiguration: Sendable {
+    /// Resolves relative request URLs (`"user/101"`). Default `nil`: relative URLs fail with
+    /// ``NetworkError/Kind/invalidURL``. The base path is treated as a directory (a missing
+    /// trailing `/` is added), so `https://h/api` + `user/1` is `https://h/api/user/1`; a
+    /// path starting with `/` replaces the base path (`https://h/user/1`).
+    public var baseURL: URL?
+    /// Headers sent with every request; a request's own headers of the same name win.
+    /// Default none.
+    public var headers: HTTPHeaders
+    /// The envelope every request unwraps unless it names its own or none. Default `nil`.
+    public var envelope: Envelope?
+    /// The error-body type every request decodes on a rejected status unless it names its
+    /// own. Default `nil` (a generic status error with the raw body).
+    public var errorBody: ErrorBodyDecoder?
+    /// The decoder for models, envelopes and error bodies. Default: a plain `JSONDecoder()`.
+    public var decoder: JSONDecoder
+    /// The encoder for `Encodable` parameters. Default: a `JSONEncoder` with sorted keys
+    /// (equal parameters give equal bytes and equal cache keys).
+    public var encoder: JSONEncoder
+    /// Where completions, progress closures and hooks run. Default
+    /// ``defaultCallbackQueue``, a private serial queue — not the main queue, which nothing
+    /// drains in a command-line program unless it calls `dispatchMain()` or runs a run loop.
+    /// Set `DispatchQueue.main` in an app whose main queue runs.
+    public var callbackQueue: DispatchQueue
+    /// The cache policy of requests that do not set one. Default `nil`: the cache is not
+    /// involved at all (nothing is read or stored); `.networkOnly` reads nothing but stores
+    /// successes for later `.fileFirst`/`.cacheOnly` calls.
+    public var cachePolicy: CachePolicy?
+    /// The store cache policies use. Default ``ResponseCache/shared`` (`~/.cache/chain`),
+    /// opened only when a request uses a policy.
+    public var cache: ResponseCache
+    /// The client that sends the requests. Default ``HTTPClient/shared``.
+    public var client: HTTPClient
+    /// Connect, idle and total timeouts. Default `Timeouts()`: 30 s to connect, 60 s idle,
+    /// no total limit.
+    public var timeouts: Timeouts
+    /// The statuses requests accept unless they say otherwise. Default
+    /// ``StatusValidation/successCodes`` (`200..<300`).
+    public var validation: StatusValidation
+    /// Interceptors every request runs, after the client's and before the request's own.
+    /// Default none.
+    public var interceptors: [any RequestInterceptor]
+    /// Hooks every request reports to, after the global ``Hooks/shared`` ones and before the
+    /// request's own. Default none.
+    public var hooks: [any HTTPHook]
+    /// Whether requests answer from sample data instead of the network (Moya's stub
+    /// closure). Default ``StubBehavior/never``.
+    public var stubBehavior: StubBehavior
+
+    /// The default callback queue: one serial queue, `chain.callbacks`, shared by every
+    /// configuration that does not name another.
+    public static let defaultCallbackQueue = DispatchQueue(label: "chain.callbacks")
+
+    /// Makes a configuration; every argument has the default stated on its property.
+    public init(baseURL: URL? = nil, headers: HTTPHeaders = HTTPHeaders(), envelope: Envelope? = nil,
+                errorBody: ErrorBodyDecoder? = nil, decoder: JSONDecoder = JSONDecoder(),
+                encoder: JSONEncoder = ChainConfiguration.makeDefaultEncoder(),
+                callbackQueue: DispatchQueue = ChainConfiguration.defaultCallbackQueue,
+                cachePolicy: CachePolicy? = nil, cache: ResponseCache = .shared, client: HTTPClient = .shared,
+                timeouts: Timeouts = Timeouts(), validation: StatusValidation = .successCodes,
+                interceptors: [any RequestInterceptor] = [], hooks: [any HTTPHook] = [],
+                stubBehavior: StubBehavior = .never) {
+        self.baseURL = baseURL
+        self.headers = headers
+        self.envelope = envelope
+        self.errorBody = errorBody
+        self.decoder = decoder
+        self.encoder = encoder
+        self.callbackQueue = callbackQueue
+        self.cachePolicy = cachePolicy
+        self.cache = cache
+        self.client = client
+        self.timeouts = timeouts
+        self.validation = validation
+        self.interceptors = interceptors
+        self.hooks = hooks
+        self.stubBehavior = stubBehavior
+    }
+
+    /// A `JSONEncoder` with `.sortedKeys`, the default ``encoder``.
+    public static func makeDefaultEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    /// A GET request to `url` (absolute, or relative to ``baseURL``) that uses this
+    /// configuration instead of ``Request/defaults``.
+    public func url(_ url: String) -> Request {
+        Request.url(url).configuration(self)
+    }
+
+    /// A request for a Moya-style target that uses this configuration instead of
+    /// ``Request/defaults``.
+    public func target(_ target: some TargetType) -> Request {
+        Request.target(target).configuration(self)
+    }
+}

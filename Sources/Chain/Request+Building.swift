@@ -1,0 +1,170 @@
+import Dispatch
+import Foundation
+
+/// Everything one start of a request needs, resolved against its configuration.
+struct PreparedCall: Sendable {
+    let client: HTTPClient
+    /// The request to send, or a placeholder when ``error`` is set.
+    let request: HTTPRequest
+    let options: CallOptions
+    let validation: ResponseValidation
+    let decoder: JSONDecoder
+    /// Why the request could not be built; it is delivered through the pipeline instead of sent.
+    let error: NetworkError?
+}
+
+extension Request {
+    /// Resolves the configuration and builds the core request, the validation and the call
+    /// options. Never throws: a build failure becomes ``PreparedCall/error``.
+    ///
+    /// - Parameter queue: overrides the callback queue (the blocking form uses its own).
+    func prepare(queue overridingQueue: DispatchQueue? = nil) -> PreparedCall {
+        let configuration = effectiveConfiguration
+        let decoder = self.decoder ?? configuration.decoder
+        let envelope = self.envelope ?? configuration.envelope
+        let validation = ResponseValidation(
+            isAcceptable: (self.validation ?? configuration.validation).isAcceptable,
+            envelope: envelope,
+            errorBody: errorBody.map { $0(decoder) } ?? configuration.errorBody,
+            decoder: decoder)
+        var options = CallOptions(queue: overridingQueue ?? queue ?? configuration.callbackQueue,
+                                  progress: progressHandler,
+                                  hooks: configuration.hooks + hooks,
+                                  usesGlobalHooks: usesGlobalHooks,
+                                  interceptors: configuration.interceptors + interceptors,
+                                  origin: "Chain")
+        do throws(NetworkError) {
+            let request = try makeHTTPRequest(configuration: configuration)
+            if let policy = cachePolicy ?? configuration.cachePolicy {
+                options.cache = configuration.cache.step(for: policy, ignoredParameters: ignoredCacheParameters)
+            }
+            options.stub = resolvedStub(configuration: configuration)
+            return PreparedCall(client: configuration.client, request: request, options: options,
+                                validation: validation, decoder: decoder, error: nil)
+        } catch {
+            // The failure travels through the pipeline as a stubbed error so the caller gets a
+            // real task, the hooks see it, and the completion runs on the callback queue.
+            options.interceptors = []
+            options.stub = Stub(body: Data(), error: error)
+            return PreparedCall(client: configuration.client, request: placeholderRequest(configuration: configuration),
+                                options: options, validation: validation, decoder: decoder, error: error)
+        }
+    }
+
+    /// The core request: URL, method, headers, parameters or body, timeouts.
+    func makeHTTPRequest(configuration: ChainConfiguration) throws(NetworkError) -> HTTPRequest {
+        let url = try resolveURL(baseURL: configuration.baseURL)
+        let method = self.method ?? .get
+        var timeouts = self.timeouts ?? configuration.timeouts
+        if let totalTimeout { timeouts.total = totalTimeout }
+        var request = HTTPRequest(url: url, method: method, headers: configuration.headers.merging(headers),
+                                  timeouts: timeouts)
+        let encoder = self.encoder ?? configuration.encoder
+        if let queryParameters {
+            try ParameterEncoding.query.encode(try Request.dictionary(queryParameters, encoder: encoder), into: &request)
+        }
+        if let explicitBody {
+            request.body = explicitBody.body
+            if let contentType = explicitBody.contentType, !request.headers.contains("Content-Type") {
+                request.headers["Content-Type"] = contentType
+            }
+            // The body is taken, so parameters can only go into the query.
+            if let parameters {
+                try ParameterEncoding.query.encode(try Request.dictionary(parameters, encoder: encoder), into: &request)
+            }
+        } else if let parameters {
+            let encoding = self.encoding ?? .default(for: method)
+            if encoding == .json, case .encodable(let value, let ownEncoder) = parameters {
+                // Encoded as it is, so custom `encode(to:)` and date strategies apply.
+                request.body = .data(try Request.encode(value, with: ownEncoder ?? encoder))
+                if !request.headers.contains("Content-Type") { request.headers["Content-Type"] = "application/json" }
+            } else {
+                try encoding.encode(try Request.dictionary(parameters, encoder: encoder), into: &request)
+            }
+        }
+        return request
+    }
+
+    /// An absolute URL, or one resolved against the base URL (treated as a directory).
+    func resolveURL(baseURL: URL?) throws(NetworkError) -> URL {
+        let url: URL
+        switch location {
+        case .url(let given):
+            url = given.host == nil && given.scheme == nil ? try Request.resolve(given.relativeString, against: baseURL) : given
+        case .string(let string):
+            let trimmed = string.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, let parsed = URL(string: trimmed) else {
+                throw NetworkError(.invalidURL, "not a valid URL: \"\(string)\"")
+            }
+            url = parsed.scheme == nil ? try Request.resolve(trimmed, against: baseURL) : parsed
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw NetworkError(.invalidURL, "the URL has no host: \(url.absoluteString)")
+        }
+        return url
+    }
+
+    private static func resolve(_ relative: String, against baseURL: URL?) throws(NetworkError) -> URL {
+        guard let baseURL else {
+            throw NetworkError(.invalidURL, "\"\(relative)\" is relative and no base URL is configured")
+        }
+        // RFC 3986 resolution drops the last path segment of a base without a trailing
+        // slash; a base URL names a directory, so make it one.
+        var base = baseURL.absoluteString
+        if !base.hasSuffix("/") { base += "/" }
+        guard let directory = URL(string: base), let resolved = URL(string: relative, relativeTo: directory) else {
+            throw NetworkError(.invalidURL, "cannot resolve \"\(relative)\" against \(baseURL.absoluteString)")
+        }
+        return resolved.absoluteURL
+    }
+
+    private static func dictionary(_ parameters: Parameters, encoder: JSONEncoder) throws(NetworkError) -> [String: Parameter] {
+        switch parameters {
+        case .dictionary(let dictionary):
+            return dictionary
+        case .invalid(let error):
+            throw error
+        case .encodable(let value, let ownEncoder):
+            let data = try encode(value, with: ownEncoder ?? encoder)
+            guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+                  let dictionary = object as? [String: Any] else {
+                throw NetworkError(.invalidParameters, "\(type(of: value)) does not encode to a JSON object, so it cannot be query or form parameters")
+            }
+            return try Parameter.dictionary(from: dictionary)
+        }
+    }
+
+    private static func encode(_ value: any Encodable, with encoder: JSONEncoder) throws(NetworkError) -> Data {
+        do {
+            return try encoder.encode(value)
+        } catch {
+            throw NetworkError(.invalidParameters, "could not encode \(type(of: value)): \(error)", underlyingError: error)
+        }
+    }
+
+    /// The stub in effect: the request's own, else the sample data when stubbing is on.
+    private func resolvedStub(configuration: ChainConfiguration) -> Stub? {
+        if let explicitStub { return explicitStub }
+        let delay: TimeInterval
+        switch stubBehavior ?? configuration.stubBehavior {
+        case .never: return nil
+        case .immediate: delay = 0
+        case .delayed(let seconds): delay = seconds
+        }
+        guard let sample else {
+            return Stub(body: Data(), delay: delay,
+                        error: NetworkError(.invalidRequest, "stubbing is on but the request has no sample data"))
+        }
+        return Stub(statusCode: sample.statusCode, headers: sample.headers, body: sample.data, delay: delay)
+    }
+
+    /// What hooks see for a request that could not be built.
+    private func placeholderRequest(configuration: ChainConfiguration) -> HTTPRequest {
+        var url: URL?
+        switch location {
+        case .url(let given): url = given
+        case .string(let string): url = URL(string: string).flatMap { $0.host == nil ? nil : $0 }
+        }
+        return HTTPRequest(url: url ?? configuration.baseURL ?? URL(fileURLWithPath: "/"), method: method ?? .get)
+    }
+}

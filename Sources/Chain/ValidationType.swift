@@ -1,0 +1,21 @@
+/// The statuses a ``TargetType`` accepts — Moya's `ValidationType`.
+public enum ValidationType: Sendable, Hashable {
+    /// Every status.
+    case none
+    /// `200..<300`.
+    case successCodes
+    /// `200..<400`.
+    case successAndRedirectCodes
+    /// Exactly these statuses.
+    case customCodes([Int])
+
+    /// The equivalent ``StatusValidation``.
+    var statusValidation: StatusValidation {
+        switch self {
+        case .none: .none
+        case .successCodes: .successCodes
+        case .successAndRedirectCodes: .successAndRedirectCodes
+        case .customCodes(let codes): .codes(Set(codes))
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Digest module (in progress)

@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+import Testing
+@testable import Cache
+import HTTPCore
+
+/// A writer killed with SIGKILL at random moments never leaves a damaged entry behind: after
+/// every kill, whatever reads back verifies, and no temporary file survives a reopen.
+///
+/// The writer is this test binary itself, spawned to run only ``crashWriterChild()`` with
+/// `CHAIN_CACHE_CRASH_DIR` set; it reports each committed write on file descriptor 3.
+@Suite("Crash safety")
+struct CrashSafetyTests {
+    static let directoryVariable = "CHAIN_CACHE_CRASH_DIR"
+    static let keyCount = 8
+    static let kills = 100
+
+    static func request(_ slot: Int) -> HTTPRequest {
+        HTTPRequest(url: URL(string: "https://crash.example/slot/\(slot)") ?? URL(fileURLWithPath: "/"))
+    }
+
+    /// The body for a sequence number: its length and bytes both derive from it, so a body
+    /// from one write next to metadata from another cannot pass for valid.
+    static func body(_ sequence: Int) -> Data {
+        // String(repeating:) runs in the optimised standard library, so the child spends
+        // its time writing rather than making bytes, and kills land inside writes more often.
+        let unit = "seq-\(sequence);"
+        return Data(String(repeating: unit, count: (20_000 + (sequence * 7_919) % 180_000) / unit.utf8.count).utf8)
+    }
+
+    /// The writer. In a normal test run (no directory in the environment) it does nothing.
+    @Test("child: writes entries until killed")
+    func crashWriterChild() throws {
+        guard let path = ProcessInfo.processInfo.environment[Self.directoryVariable] else { return }
+        let store = DiskCache(directory: URL(fileURLWithPath: path), maximumSize: 4 * 1024 * 1024)
+        var sequence = Int(getpid()) * 1000
+        while true {
+            sequence += 1
+            let request = Self.request(sequence % Self.keyCount)
+            guard let key = CacheKey(request: request) else { return }
+            let entry = CacheEntry(key: key, url: request.url, statusCode: 200, headers: ["X-Sequence": String(sequence)],
+                                   body: Self.body(sequence), requestSentAt: Date(), storedAt: Date())
+            if store.writeEntry(entry) {
+                var byte: UInt8 = 1
+                _ = write(3, &byte, 1)
+            }
+        }
+    }
+
+    @Test("SIGKILL at random moments never leaves a damaged or half-written entry",
+          .timeLimit(.minutes(1)))
+    func killedWriter() async throws {
+        try await withTemporaryDirectory { directory in
+            let executable = try #require(Self.executablePath())
+            var completedWrites = 0
+            var interruptedWrites = 0
+            for round in 0..<Self.kills {
+                completedWrites += try Self.spawnAndKill(executable: executable, directory: directory,
+                                                         writesBeforeKill: 1 + round % 3)
+                // A temporary file or a body without metadata: the kill landed inside a write.
+                let files = entryFiles(directory)
+                let metadata = Set(files.filter { $0.hasSuffix(".meta") }.map { String($0.prefix(64)) })
+                if files.contains(where: { $0.hasPrefix(".tmp-") })
+                    || files.filter({ $0.hasSuffix(".body") }).count > metadata.count {
+                    interruptedWrites += 1
+                }
+            }
+            #expect(completedWrites >= Self.kills)
+            // Not a guarantee of the design, but without it the test would prove little.
+            #expect(interruptedWrites > 0)
+
+            let events = Recorder<CacheEvent>()
+            let store = DiskCache(directory: directory, maximumSize: 4 * 1024 * 1024, reporter: { events.append($0) })
+            var readable = 0
+            for slot in 0..<Self.keyCount {
+                let key = try #require(CacheKey(request: Self.request(slot)))
+                guard let entry = store.readEntry(for: key) else { continue }
+                readable += 1
+                let sequence = try #require(entry.headers["X-Sequence"].flatMap { Int($0) })
+                #expect(sequence % Self.keyCount == slot)
+                #expect(entry.body == Self.body(sequence), "slot \(slot) holds a body that is not sequence \(sequence)'s")
+            }
+            #expect(readable > 0)
+            #expect(!entryFiles(directory).contains { $0.hasPrefix(".tmp-") })
+            // Every body on disk belongs to a metadata file: orphans were removed at open.
+            let files = entryFiles(directory)
+            #expect(files.filter { $0.hasSuffix(".body") }.count == files.filter { $0.hasSuffix(".meta") }.count)
+            let damaged = events.values.filter { if case .corruptedEntry = $0 { true } else { false } }
+            #expect(damaged.isEmpty, "\(damaged)")
+        }
+    }
+
+    static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return CommandLine.arguments.first }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Starts a writer, waits (bounded by `poll`) until it reports `writesBeforeKill`
+    /// committed writes, lets it run a random few hundred microseconds more so the kill
+    /// lands anywhere in a write, kills it and reaps it. Returns the writes it reported.
+    static func spawnAndKill(executable: String, directory: URL, writesBeforeKill: Int) throws -> Int {
+        var fds: [Int32] = [-1, -1]
+        try #require(pipe(&fds) == 0)
+        // Only this test spawns processes, so no other child can inherit the pipe meanwhile.
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        defer { close(fds[0]) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let arguments = [executable, "--testing-library", "swift-testing",
+                         "--filter", "CrashSafetyTests/crashWriterChild"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[directoryVariable] = directory.path
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(fds[1])
+        try #require(spawned == 0)
+
+        var reported = 0
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while reported < writesBeforeKill {
+            var descriptor = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 15_000) > 0 else { break }
+            let count = read(fds[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            reported += count
+        }
+        usleep(UInt32.random(in: 0...800))
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(reported >= writesBeforeKill, "the writer stopped before writing (status \(status))")
+        return reported
+    }
+}

@@ -1,0 +1,150 @@
+import Chain
+import Foundation
+import SampleServer
+import Synchronization
+import Testing
+
+/// One sample server for the whole test process, on a free loopback port. Tests that count
+/// requests start their own (see `withPrivateServer`).
+enum TestServer {
+    static let shared: SampleServer? = try? SampleServer(port: 0)
+
+    static var baseURL: URL {
+        get throws {
+            guard let server = shared else { throw TestFailure("the sample server did not start") }
+            return server.baseURL
+        }
+    }
+
+    /// `http://127.0.0.1:PORT` + `path`, as a string for `Request.url`.
+    static func url(_ path: String) throws -> String {
+        try baseURL.absoluteString + path
+    }
+
+    /// A configuration whose base URL is the shared server, otherwise the defaults.
+    static func configuration() throws -> ChainConfiguration {
+        ChainConfiguration(baseURL: try baseURL)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `body` with a server of its own, stopped afterwards, for tests that count requests.
+func withPrivateServer<T>(_ body: (SampleServer) async throws -> T) async throws -> T {
+    let server = try SampleServer(port: 0)
+    defer { server.stop() }
+    return try await body(server)
+}
+
+/// A URL nothing listens on: a stubbed request to it can only succeed without the network.
+let unreachableURL = "http://127.0.0.1:9/nothing-here"
+
+// MARK: Models of the sample API
+
+struct User: Codable, Sendable, Equatable {
+    let id: String
+    let name: String
+    let age: Int
+    let email: String
+}
+
+/// The `{"error":"…","error_code":"…"}` error body.
+struct APIError: Decodable, Error, Equatable {
+    let error: String
+    let error_code: String
+}
+
+struct ResultPayload: Codable, Sendable, Equatable {
+    let result: String
+}
+
+struct RankItem: Codable, Sendable, Equatable {
+    let title: String
+    let subTitle: String
+    let cover: String
+    let argName: String
+    @Lenient var argValue: Int
+    @Lenient var rankingType: Int
+}
+
+/// The httpbin-like echo body (the parts the tests read).
+struct Echo: Decodable, Sendable {
+    let method: String
+    let path: String
+    let args: [String: String]
+    let headers: [String: String]
+    let form: [String: String]
+    let bodyLength: Int
+    let data: String
+}
+
+// MARK: Waiting for callbacks
+
+extension Request {
+    /// Runs a callback terminal and waits for its single delivery.
+    func callbackResult<T: Decodable & Sendable>(_ type: T.Type) async -> Result<T, NetworkError> {
+        await withCheckedContinuation { continuation in
+            response(type) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Runs the `Void` terminal and waits.
+    func callbackVoidResult() async -> Result<Void, NetworkError> {
+        await withCheckedContinuation { continuation in
+            response { continuation.resume(returning: $0) }
+        }
+    }
+}
+
+/// A thread-safe list for collecting events from callbacks.
+final class Recorder<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+    var values: [Element] { storage.withLock { $0 } }
+}
+
+/// A hook that reports `willSend` through an async stream, so a test can wait for a request
+/// to be on its way before cancelling it.
+final class SendSignal: HTTPHook {
+    let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream()
+    }
+
+    func willSend(_ context: HookContext) { continuation.yield() }
+
+    /// Waits for the first `willSend`.
+    func waitForSend() async {
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+
+    var success: Success? {
+        if case .success(let value) = self { return value }
+        return nil
+    }
+}
+
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("chain-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A response for pure tests of decoding helpers (no I/O).
+func makeResponse(_ body: String, status: Int = 200, contentType: String = "application/json") -> HTTPResponse {
+    HTTPResponse(statusCode: status, headers: ["Content-Type": contentType], body: Data(body.utf8),
+                 url: URL(fileURLWithPath: "/test"))
+}
