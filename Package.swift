@@ -38,6 +38,18 @@ let package = Package(
         // Samples: one program per scenario, each against the bundled sample server.
         .executableTarget(name: "quickstart", dependencies: ["HTTPCore", "SampleServer"], path: "Samples/Quickstart",
                           swiftSettings: strict),
+        // The scenarios' code lives in one library so the demo, each program and a test share it.
+        .target(name: "SampleScenarios", dependencies: ["Chain", "AFStyle", "SampleServer"], path: "Samples/Scenarios",
+                swiftSettings: strict),
+        .executableTarget(name: "demo", dependencies: ["SampleScenarios"], path: "Samples/Demo", swiftSettings: strict),
+        .executableTarget(name: "login-and-users", dependencies: ["SampleScenarios"], path: "Samples/LoginAndUsers",
+                          swiftSettings: strict),
+        .executableTarget(name: "envelope", dependencies: ["SampleScenarios"], path: "Samples/Envelope", swiftSettings: strict),
+        .executableTarget(name: "offline-cache", dependencies: ["SampleScenarios"], path: "Samples/OfflineCache",
+                          swiftSettings: strict),
+        .executableTarget(name: "rank-list", dependencies: ["SampleScenarios"], path: "Samples/RankList", swiftSettings: strict),
+        .executableTarget(name: "afstyle-demo", dependencies: ["SampleScenarios"], path: "Samples/AFStyleDemo",
+                          swiftSettings: strict),
 
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
@@ -46,6 +58,8 @@ let package = Package(
         .testTarget(name: "CacheTests", dependencies: ["Cache", "HTTPCore", "SampleServer"]),
         .testTarget(name: "ChainTests", dependencies: ["Chain", "SampleServer"]),
         .testTarget(name: "AFStyleTests", dependencies: ["AFStyle", "SampleServer", "Digest"]),
+        .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
+        .testTarget(name: "HardeningTests", dependencies: ["Chain", "AFStyle", "Cache", "HTTPCore", "SampleServer", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,1 @@
+// SampleScenarios (in progress)
