@@ -75,7 +75,7 @@ public final class HTTPClient: Sendable {
                                        totalConnections: max(0, configuration.maximumConnections),
                                        cachedConnections: max(1, configuration.maximumIdleConnections))
         do {
-            engine = try CurlEngine(limits: limits, name: "chain.curl-loop")
+            engine = try CurlEngine(limits: limits, userAgent: configuration.userAgent, name: "chain.curl-loop")
             startupError = nil
         } catch {
             engine = nil
@@ -137,15 +137,14 @@ public final class HTTPClient: Sendable {
         }
         let cancelled = NetworkError(.cancelled, "the request was cancelled")
         if coalesces, TransferCoalescer.canCoalesce(request) {
-            let (transfer, cancel) = coalescer.join(request, engine: engine, userAgent: configuration.userAgent,
-                                                    queue: queue, progress: progress, completion: completion)
+            let (transfer, cancel) = coalescer.join(request, engine: engine, queue: queue, progress: progress,
+                                                    completion: completion)
             if let transfer { engine.add(transfer) }
             // Attaching after joining: a cancel that raced ahead still leaves the group cleanly.
             if !task.attach(request: request, cancel: cancel) { cancel() }
             return
         }
-        let transfer = CurlTransfer(request: request, userAgent: configuration.userAgent, callbackQueue: queue,
-                                    progress: progress, completion: completion)
+        let transfer = CurlTransfer(request: request, callbackQueue: queue, progress: progress, completion: completion)
         guard task.attach(request: request, cancel: { engine.cancel(transfer) }) else {
             completion(.failure(cancelled))
             return

@@ -43,17 +43,20 @@ final class CurlEngine: @unchecked Sendable {
     private var runningPerHost: [String: Int] = [:]
     /// Transfers held back by the per-host cap, highest priority first, then in arrival order.
     private var waitingPerHost: [String: [CurlTransfer]] = [:]
+    /// Finished easy handles, each already carrying the baseline options (see `applyBaseline`).
     private var easyPool: [UnsafeMutableRawPointer] = []
+    private let userAgent: String
     private static let easyPoolLimit = 64
 
     /// Makes the engine and starts its loop thread.
     /// - Throws: ``NetworkError/Kind/transport`` when libcurl cannot be initialised.
-    init(limits: Limits, name: String) throws(NetworkError) {
+    init(limits: Limits, userAgent: String, name: String) throws(NetworkError) {
         guard CurlGlobal.isInitialized, let multi = curl_multi_init() else {
             throw NetworkError(.transport, "libcurl could not be initialised")
         }
         self.multi = multi
         concurrentRequestsPerHost = limits.concurrentRequestsPerHost
+        self.userAgent = userAgent
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.connectionsPerHost)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.totalConnections)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.cachedConnections)
@@ -148,22 +151,22 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func launch(_ transfer: CurlTransfer) {
-        guard let handle = easyPool.popLast() ?? curl_easy_init() else {
+        guard let handle = easyPool.popLast() ?? makeHandle() else {
             transfer.complete(with: .failure(NetworkError(.transport, "libcurl could not create a handle")))
             return
         }
         do {
-            try transfer.configure(handle: handle, share: share)
+            try transfer.configure(handle: handle)
         } catch {
             transfer.complete(with: .failure(error))
-            recycle(transfer.cleanUp())
+            recycle(transfer.cleanUp(), isDirty: true)
             return
         }
         let code = curl_multi_add_handle(multi, handle)
         guard code == CURLM_OK else {
             let message = String(cString: curl_multi_strerror(code))
             transfer.complete(with: .failure(NetworkError(.transport, "libcurl refused the transfer: \(message)")))
-            recycle(transfer.cleanUp())
+            recycle(transfer.cleanUp(), isDirty: true)
             return
         }
         active[ObjectIdentifier(transfer)] = transfer
@@ -182,7 +185,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         curl_multi_remove_handle(multi, handle)
         transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
-        recycle(transfer.cleanUp())
+        recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty)
         didEnd(onHost: host)
     }
 
@@ -216,20 +219,37 @@ final class CurlEngine: @unchecked Sendable {
             curl_multi_remove_handle(multi, handle)
             active.removeValue(forKey: ObjectIdentifier(transfer))
             transfer.complete(with: result)
-            recycle(transfer.cleanUp())
+            recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty)
             didEnd(onHost: transfer.hostKey)
         }
     }
 
-    /// Keeps a finished easy handle for the next transfer: `curl_easy_reset` clears every
-    /// option while the connection stays pooled in the multi handle.
-    private func recycle(_ handle: UnsafeMutableRawPointer?) {
-        guard let handle else { return }
-        if easyPool.count < CurlEngine.easyPoolLimit {
-            curl_easy_reset(handle)
-            easyPool.append(handle)
-        } else {
+    /// A new easy handle with the baseline options, or `nil` when libcurl cannot make one.
+    private func makeHandle() -> UnsafeMutableRawPointer? {
+        guard let handle = curl_easy_init() else { return nil }
+        guard CurlTransfer.applyBaseline(to: handle, share: share, userAgent: userAgent) == CURLE_OK else {
             curl_easy_cleanup(handle)
+            return nil
         }
+        return handle
+    }
+
+    /// Keeps a finished easy handle for the next transfer; the connection stays pooled in the
+    /// multi handle. A handle a transfer left dirty is reset (`curl_easy_reset` clears every
+    /// option) and given the baseline again; a clean one is reused as it is.
+    private func recycle(_ handle: UnsafeMutableRawPointer?, isDirty: Bool) {
+        guard let handle else { return }
+        guard easyPool.count < CurlEngine.easyPoolLimit else {
+            curl_easy_cleanup(handle)
+            return
+        }
+        if isDirty {
+            curl_easy_reset(handle)
+            guard CurlTransfer.applyBaseline(to: handle, share: share, userAgent: userAgent) == CURLE_OK else {
+                curl_easy_cleanup(handle)
+                return
+            }
+        }
+        easyPool.append(handle)
     }
 }

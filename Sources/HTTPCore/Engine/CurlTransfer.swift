@@ -19,7 +19,6 @@ final class CurlTransfer: @unchecked Sendable {
     let callbackQueue: DispatchQueue
     let progressHandler: (@Sendable (TransferProgress) -> Void)?
     private let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
-    private let userAgent: String
 
     /// Scheme, host and port: the unit of the per-host cap.
     let hostKey: String
@@ -47,11 +46,10 @@ final class CurlTransfer: @unchecked Sendable {
     private var lastReport: [TransferProgress.Direction: (bytes: Int64, time: UInt64)] = [:]
     private var retainedSelf: Unmanaged<CurlTransfer>?
 
-    init(request: HTTPRequest, userAgent: String, callbackQueue: DispatchQueue,
+    init(request: HTTPRequest, callbackQueue: DispatchQueue,
          progress: (@Sendable (TransferProgress) -> Void)?,
          completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
         self.request = request
-        self.userAgent = userAgent
         self.callbackQueue = callbackQueue
         self.progressHandler = progress
         self.completion = completion
@@ -68,10 +66,58 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: Setting up (loop thread)
 
-    /// Configures `handle` for this request and takes a retain that curl's callbacks rely on.
+    /// Whether this transfer leaves options on its handle that the next transfer would
+    /// inherit (a method, a body, a download, TLS settings); such a handle is reset before reuse.
+    /// Plain `GET`s — the common case — leave only options every transfer sets again.
+    var leavesHandleDirty: Bool {
+        request.method != .get || request.body != .none || request.download != nil
+            || request.tls != TLSOptions() || request.httpVersion != .automatic
+    }
+
+    /// Sets the options that are the same for every transfer of a client, once per handle
+    /// (after creation or `curl_easy_reset`): libcurl copies strings on every setopt, and
+    /// re-setting these per request showed up in profiles.
+    static func applyBaseline(to handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
+                              userAgent: String) -> CURLcode {
+        let codes: [CURLcode] = [
+            ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
+            ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
+            ccurl_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
+            // "" means every encoding this libcurl decodes: gzip, deflate, br, zstd.
+            ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
+            ccurl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1),
+            ccurl_easy_setopt_string(handle, CURLOPT_USERAGENT, userAgent),
+            ccurl_easy_setopt_long(handle, CURLOPT_AUTOREFERER, 1),
+            ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1),
+            ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
+            ccurl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS),
+            share.map { ccurl_easy_setopt_share(handle, $0) } ?? CURLE_OK,
+            ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, userdata in
+                guard let buffer, let userdata else { return 0 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+                return transfer.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+            },
+            ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, userdata in
+                guard let buffer, let userdata else { return 0 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+                transfer.head.consume(UnsafeRawBufferPointer(start: buffer, count: size * count))
+                return size * count
+            },
+            ccurl_easy_setopt_xferinfo_callback(handle) { userdata, dlTotal, dlNow, ulTotal, ulNow in
+                guard let userdata else { return 0 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+                return transfer.didProgress(dlTotal: dlTotal, dlNow: dlNow, ulTotal: ulTotal, ulNow: ulNow)
+            },
+        ]
+        return codes.first { $0 != CURLE_OK } ?? CURLE_OK
+    }
+
+    /// Configures `handle` (which carries the baseline) for this request and takes the retain
+    /// that curl's callbacks rely on. Every option a clean previous transfer may have changed
+    /// is set again here.
     /// - Throws: a ``NetworkError`` when an option is refused or a file cannot be opened;
     ///   the caller then finishes the transfer with it.
-    func configure(handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?) throws(NetworkError) {
+    func configure(handle: UnsafeMutableRawPointer) throws(NetworkError) {
         easy = handle
         let retained = Unmanaged.passRetained(self)
         retainedSelf = retained
@@ -80,13 +126,10 @@ final class CurlTransfer: @unchecked Sendable {
         try set(CURLOPT_URL, request.url.absoluteString)
         try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         try set(CURLOPT_PRIVATE, pointer: me)
-        try set(CURLOPT_NOSIGNAL, 1)
-        try set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl decodes: gzip, deflate, br, zstd
-        try set(CURLOPT_TCP_KEEPALIVE, 1)
-        try set(CURLOPT_USERAGENT, userAgent)
-        if let share { try check(ccurl_easy_setopt_share(handle, share)) }
+        try set(CURLOPT_WRITEDATA, pointer: me)
+        try set(CURLOPT_HEADERDATA, pointer: me)
+        try set(CURLOPT_XFERINFODATA, pointer: me)
+        try set(CURLOPT_NOPROGRESS, progressHandler == nil ? 1 : 0)
 
         try configureTimeouts()
         try configureRedirects()
@@ -94,40 +137,16 @@ final class CurlTransfer: @unchecked Sendable {
         try configureMethodAndBody(handle: handle)
         try configureHeaders(handle: handle)
         try configureDownload()
-
-        try check(ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me))
-        try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, userdata in
-            guard let buffer, let userdata else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-            return transfer.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
-        })
-        try check(ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me))
-        try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, userdata in
-            guard let buffer, let userdata else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-            transfer.head.consume(UnsafeRawBufferPointer(start: buffer, count: size * count))
-            return size * count
-        })
-        if progressHandler != nil {
-            try set(CURLOPT_NOPROGRESS, 0)
-            try check(ccurl_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me))
-            try check(ccurl_easy_setopt_xferinfo_callback(handle) { userdata, dlTotal, dlNow, ulTotal, ulNow in
-                guard let userdata else { return 0 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-                return transfer.didProgress(dlTotal: dlTotal, dlNow: dlNow, ulTotal: ulTotal, ulNow: ulNow)
-            })
-        }
     }
 
     private func configureTimeouts() throws(NetworkError) {
         let timeouts = request.timeouts
-        if timeouts.connect > 0 { try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(timeouts.connect)) }
-        if timeouts.total > 0 { try set(CURLOPT_TIMEOUT_MS, milliseconds(timeouts.total)) }
-        if timeouts.idle > 0 {
-            // "Fewer than 1 byte per second for `idle` seconds" is libcurl's idle timeout.
-            try set(CURLOPT_LOW_SPEED_LIMIT, 1)
-            try set(CURLOPT_LOW_SPEED_TIME, Int(timeouts.idle.rounded(.up)))
-        }
+        // Always set, 0 included: a reused handle must not keep the previous request's values.
+        try set(CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect > 0 ? milliseconds(timeouts.connect) : 0)
+        try set(CURLOPT_TIMEOUT_MS, timeouts.total > 0 ? milliseconds(timeouts.total) : 0)
+        // "Fewer than 1 byte per second for `idle` seconds" is libcurl's idle timeout.
+        try set(CURLOPT_LOW_SPEED_LIMIT, timeouts.idle > 0 ? 1 : 0)
+        try set(CURLOPT_LOW_SPEED_TIME, timeouts.idle > 0 ? Int(timeouts.idle.rounded(.up)) : 0)
     }
 
     private func configureRedirects() throws(NetworkError) {
@@ -135,7 +154,6 @@ final class CurlTransfer: @unchecked Sendable {
         case .follow(let maximum):
             try set(CURLOPT_FOLLOWLOCATION, 1)
             try set(CURLOPT_MAXREDIRS, max(0, maximum))
-            try set(CURLOPT_AUTOREFERER, 1)
         case .none:
             try set(CURLOPT_FOLLOWLOCATION, 0)
         }
@@ -143,22 +161,23 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func configureTLS() throws(NetworkError) {
         let tls = request.tls
-        try set(CURLOPT_SSL_VERIFYPEER, tls.allowsInsecureConnections ? 0 : 1)
-        try set(CURLOPT_SSL_VERIFYHOST, tls.allowsInsecureConnections ? 0 : 2)
+        // The baseline verifies; only a request that opts out changes it (and dirties the handle).
+        if tls.allowsInsecureConnections {
+            try set(CURLOPT_SSL_VERIFYPEER, 0)
+            try set(CURLOPT_SSL_VERIFYHOST, 0)
+        }
         if let caFile = tls.caFile { try set(CURLOPT_CAINFO, caFile.path) }
         if let pinned = tls.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, pinned) }
         if let certificate = tls.clientCertificate { try set(CURLOPT_SSLCERT, certificate.path) }
         if let key = tls.clientKey { try set(CURLOPT_SSLKEY, key.path) }
         if let password = tls.clientKeyPassword { try set(CURLOPT_KEYPASSWD, password) }
         switch request.httpVersion {
-        case .automatic: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        case .automatic: break  // the baseline's HTTP/2-over-TLS preference
         case .http1_1: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
         case .http2PriorKnowledge: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
-        if request.url.scheme?.lowercased() == "https" {
-            // Wait for a connection that may multiplex (HTTP/2) rather than opening another one.
-            try set(CURLOPT_PIPEWAIT, 1)
-        }
+        // Wait for a connection that may multiplex (HTTP/2) rather than opening another one.
+        try set(CURLOPT_PIPEWAIT, request.url.scheme?.lowercased() == "https" ? 1 : 0)
     }
 
     private func configureMethodAndBody(handle: UnsafeMutableRawPointer) throws(NetworkError) {
@@ -258,12 +277,13 @@ final class CurlTransfer: @unchecked Sendable {
             list = curl_slist_append(list, "Expect:") ?? list
         }
         headerList = list
-        if let list { try check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)) }
+        // Set even when empty, so a reused handle does not keep the previous request's list.
+        try check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
     }
 
     private func configureDownload() throws(NetworkError) {
         let limit = request.download.map { $0.maximumSize ?? 0 } ?? request.maximumResponseSize
-        if limit > 0 { try set(CURLOPT_MAXFILESIZE_LARGE, off: curl_off_t(limit)) }
+        try set(CURLOPT_MAXFILESIZE_LARGE, off: curl_off_t(max(0, limit)))
         guard let download = request.download else { return }
         // A larger receive buffer halves the callbacks for big files (see the benchmark).
         try set(CURLOPT_BUFFERSIZE, 512 * 1024)

@@ -1,1 +1,0 @@
-// FastJSON module (in progress)
