@@ -22,8 +22,8 @@ test: deps
 	$(SWIFT) test --skip-build
 
 demo: deps
-	$(SWIFT) build $(STRICT) --product quickstart
-	$(SWIFT) run --skip-build quickstart
+	$(SWIFT) build $(STRICT) --product demo
+	$(SWIFT) run --skip-build demo
 
 bench: deps
 	Benchmarks/run

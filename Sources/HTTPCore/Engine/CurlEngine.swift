@@ -38,6 +38,13 @@ final class CurlEngine: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer?
     private let commands = Mutex(Commands())
+    /// Commands appended but not yet drained, and whether the loop is (about to be) blocked
+    /// in `curl_multi_poll`. Together they let `enqueue` skip the wakeup syscall while the
+    /// loop is awake anyway: the loop publishes `isWaiting` before its last look at
+    /// `pendingCommands`, the enqueuer publishes `pendingCommands` before reading `isWaiting`,
+    /// and with sequentially consistent ordering at least one of them sees the other.
+    private let pendingCommands = Atomic<Int>(0)
+    private let isWaiting = Atomic<Bool>(false)
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
     private let concurrentRequestsPerHost: Int
     private var runningPerHost: [String: Int] = [:]
@@ -98,7 +105,8 @@ final class CurlEngine: @unchecked Sendable {
 
     private func enqueue(_ command: Command) {
         commands.withLock { $0.pending.append(command) }
-        curl_multi_wakeup(multi)
+        pendingCommands.add(1, ordering: .sequentiallyConsistent)
+        if isWaiting.load(ordering: .sequentiallyConsistent) { curl_multi_wakeup(multi) }
     }
 
     // MARK: The loop (loop thread only)
@@ -111,6 +119,7 @@ final class CurlEngine: @unchecked Sendable {
                 swap(&pending, &state.pending)
                 return state.isShuttingDown
             }
+            pendingCommands.subtract(pending.count, ordering: .sequentiallyConsistent)
             for command in pending {
                 switch command {
                 case .add(let transfer): start(transfer)
@@ -121,12 +130,20 @@ final class CurlEngine: @unchecked Sendable {
             if isShuttingDown, active.isEmpty, waitingPerHost.isEmpty { break }
 
             _ = curl_multi_perform(multi, &running)
-            finishCompletedTransfers()
+            let finishedCount = finishCompletedTransfers()
+
+            // A completion usually sends the next request within microseconds; waiting for it
+            // briefly here is cheaper than sleeping and being woken by a syscall.
+            if finishedCount > 0 { awaitCommands(forNanoseconds: 50_000) }
 
             // With nothing in flight only a wakeup matters; otherwise libcurl shortens the
             // wait to its own next timeout.
-            let timeout: Int32 = active.isEmpty ? 60_000 : 1_000
-            _ = curl_multi_poll(multi, nil, 0, timeout, nil)
+            isWaiting.store(true, ordering: .sequentiallyConsistent)
+            if pendingCommands.load(ordering: .sequentiallyConsistent) <= 0 {
+                let timeout: Int32 = active.isEmpty ? 60_000 : 1_000
+                _ = curl_multi_poll(multi, nil, 0, timeout, nil)
+            }
+            isWaiting.store(false, ordering: .sequentiallyConsistent)
         }
         for handle in easyPool { curl_easy_cleanup(handle) }
         easyPool.removeAll()
@@ -205,7 +222,17 @@ final class CurlEngine: @unchecked Sendable {
         }
     }
 
-    private func finishCompletedTransfers() {
+    /// Yields the processor until a command arrives or the time is up.
+    private func awaitCommands(forNanoseconds budget: UInt64) {
+        let deadline = DispatchTime.now().uptimeNanoseconds + budget
+        while pendingCommands.load(ordering: .relaxed) <= 0, DispatchTime.now().uptimeNanoseconds < deadline {
+            sched_yield()
+        }
+    }
+
+    /// Finishes every transfer libcurl reports done; returns how many.
+    private func finishCompletedTransfers() -> Int {
+        var finished = 0
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             var handle: UnsafeMutableRawPointer?
@@ -221,7 +248,9 @@ final class CurlEngine: @unchecked Sendable {
             transfer.complete(with: result)
             recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty)
             didEnd(onHost: transfer.hostKey)
+            finished += 1
         }
+        return finished
     }
 
     /// A new easy handle with the baseline options, or `nil` when libcurl cannot make one.

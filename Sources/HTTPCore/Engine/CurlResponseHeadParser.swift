@@ -33,16 +33,24 @@ struct CurlResponseHeadParser {
         if bytes[0] == UInt8(ascii: " ") || bytes[0] == UInt8(ascii: "\t") {
             // Obsolete line folding (RFC 9112 §5.2): continue the previous value.
             guard var last = headers.fields.last else { return }
-            last.value += " " + String(decoding: bytes, as: UTF8.self).trimmingASCIIWhitespace()
+            last.value += " " + CurlResponseHeadParser.trimmedString(bytes, from: 0, to: bytes.count)
             var fields = headers.fields
             fields[fields.count - 1] = last
             headers = HTTPHeaders(fields)
             return
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return }
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<colon]), as: UTF8.self)
-        let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]), as: UTF8.self)
-        headers.add(name: name.trimmingASCIIWhitespace(), value: value.trimmingASCIIWhitespace())
+        // Trim on bytes and make each String once: this runs for every header of every response.
+        headers.add(name: CurlResponseHeadParser.trimmedString(bytes, from: 0, to: colon),
+                    value: CurlResponseHeadParser.trimmedString(bytes, from: colon + 1, to: bytes.count))
+    }
+
+    /// The bytes in `start..<end` without surrounding spaces and tabs, as a String.
+    private static func trimmedString(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> String {
+        var lower = start, upper = end
+        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
     }
 
     private mutating func startHead(statusLine: UnsafeRawBufferPointer) {
@@ -66,15 +74,5 @@ struct CurlResponseHeadParser {
             }
         }
         statusCode = code
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces and tabs (what RFC 9110 calls OWS).
-    func trimmingASCIIWhitespace() -> String {
-        let utf8 = self.utf8
-        guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
-        guard let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
-        return String(self[first...last])
     }
 }

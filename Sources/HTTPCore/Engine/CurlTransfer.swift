@@ -430,7 +430,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func partialResponse() -> HTTPResponse {
         var finalURL = request.url
-        if let easy {
+        // Only a redirect changes the URL; parsing the effective URL per request is measurable.
+        if let easy, longInfo(CURLINFO_REDIRECT_COUNT) > 0 {
             var pointer: UnsafePointer<CChar>?
             if ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer,
                let url = URL(string: String(cString: pointer)) {

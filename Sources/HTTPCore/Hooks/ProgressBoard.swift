@@ -86,14 +86,17 @@ public struct ProgressBoard: Sendable, Hashable {
 
     /// A finished request's last line, printed above the board and left there: `✓` or `✗`,
     /// the label, then the status, size, time and source — or the error.
+    /// `downloadedBytes` is the last download report's count: the size of a body that went
+    /// to a file, where `response.body` is empty.
     static func summary(label: String, response: HTTPResponse?, error: NetworkError?, elapsed: TimeInterval,
-                        width: Int) -> String {
+                        width: Int, downloadedBytes: Int64? = nil) -> String {
         let columns = max(20, width) - 1
         var text: String
         if let error {
             text = "✗ \(label)  \(ErrorReporterHook.message(for: error))"
         } else if let response {
-            text = "✓ \(label)  \(response.statusCode)  \(HookFormat.bytes(Int64(response.body.count)))  \(HookFormat.duration(elapsed))"
+            let size = response.fileURL == nil ? Int64(response.body.count) : (downloadedBytes ?? 0)
+            text = "✓ \(label)  \(response.statusCode)  \(HookFormat.bytes(size))  \(HookFormat.duration(elapsed))"
             if response.source != .network { text += "  (\(response.source.rawValue))" }
         } else {
             text = "✓ \(label)"

@@ -118,7 +118,7 @@ public final class TerminalProgressHook: HTTPHook {
             let summary = ProgressBoard.summary(label: entry?.label ?? HookFormat.label(context.request),
                                                 response: response, error: error,
                                                 elapsed: elapsed > 0 ? elapsed : now - (entry?.startedAt ?? now),
-                                                width: width())
+                                                width: width(), downloadedBytes: entry?.download?.completedBytes)
             redraw(&state, force: true, above: summary + "\n")
         }
     }

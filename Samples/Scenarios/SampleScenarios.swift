@@ -1,1 +1,0 @@
-// SampleScenarios (in progress)
