@@ -3,6 +3,14 @@ import Foundation
 /// Everything the engine needs to perform one HTTP exchange. A plain value: copy it, change
 /// it, send it as often as you like.
 public struct HTTPRequest: Sendable, Hashable {
+    /// Hashes the method and URL only: equal requests still hash equally, and the traffic
+    /// coalescer hashes every `GET`, where hashing headers, TLS options and timeouts showed up
+    /// in profiles. Equality still compares everything.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(url.absoluteString)
+    }
+
     /// The URL. Only `http` and `https` are accepted; anything else fails with
     /// ``NetworkError/Kind/unsupportedScheme`` before libcurl sees it.
     public var url: URL
