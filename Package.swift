@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // Pure-Swift SHA-256, shared by the cache (file names, checksums) and the sample server.
         .target(name: "Digest", swiftSettings: strict),
-        .target(name: "HTTPCore", dependencies: ["CCurl", "Digest"], swiftSettings: strict),
+        .target(name: "HTTPCore", dependencies: ["CCurl", "Digest", "FastJSON"], swiftSettings: strict),
         .target(name: "FastJSON", swiftSettings: strict),
         .target(name: "Cache", dependencies: ["HTTPCore", "Digest"], swiftSettings: strict),
         .target(name: "Chain", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
@@ -59,6 +59,8 @@ let package = Package(
         .testTarget(name: "ChainTests", dependencies: ["Chain", "SampleServer"]),
         .testTarget(name: "AFStyleTests", dependencies: ["AFStyle", "SampleServer", "Digest"]),
         .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
+        // The same calls through both front ends: the hook event streams and cache deliveries must match.
+        .testTarget(name: "FrontEndParityTests", dependencies: ["Chain", "AFStyle", "SampleServer"]),
         .testTarget(name: "HardeningTests", dependencies: ["Chain", "AFStyle", "Cache", "HTTPCore", "SampleServer", "Digest"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Something the cache wants a person (or a log) to know about. The cache never fails a
 /// request because of its disk: these events are the only trace such problems leave.
 ///
@@ -29,5 +31,26 @@ public enum CacheEvent: Sendable, Hashable, CustomStringConvertible {
         case .evicted(let entries, let bytes): "cache: evicted \(entries) entries (\(bytes) bytes)"
         case .removedLeftovers(let files): "cache: removed \(files) leftover files"
         }
+    }
+}
+
+extension CacheEvent {
+    /// The event as the hooks see it.
+    public var notice: CacheNotice {
+        let kind: CacheNotice.Kind = switch self {
+        case .corruptedEntry: .corruptedEntry
+        case .diskError: .diskError
+        case .openedReadOnly: .openedReadOnly
+        case .evicted: .evicted
+        case .removedLeftovers: .removedLeftovers
+        }
+        return CacheNotice(kind: kind, message: description)
+    }
+
+    /// The default reporter of every store: tells the globally installed hooks
+    /// (``HTTPHook/cacheDidReport(_:)``), so a damaged entry is never deleted silently.
+    public static let reportToHooks: @Sendable (CacheEvent) -> Void = { event in
+        let notice = event.notice
+        for hook in Hooks.shared.all { hook.cacheDidReport(notice) }
     }
 }

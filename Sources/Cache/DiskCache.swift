@@ -97,12 +97,13 @@ public final class DiskCache: Sendable {
     ///   - lowWatermark: default ``defaultLowWatermark`` (0.8); clamped to 0...1.
     ///   - maximumEntrySize: default ``defaultMaximumEntrySize`` (10 MiB).
     ///   - clock: the current time, default `Date()`; tests inject a fixed clock.
-    ///   - reporter: told about damaged entries, disk errors, eviction; default does nothing.
+    ///   - reporter: told about damaged entries, disk errors, eviction; default: the global hooks
+    ///     (``CacheEvent/reportToHooks``).
     public convenience init(directory: URL, maximumSize: Int64 = DiskCache.defaultMaximumSize,
                             lowWatermark: Double = DiskCache.defaultLowWatermark,
                             maximumEntrySize: Int64 = DiskCache.defaultMaximumEntrySize,
                             clock: @escaping @Sendable () -> Date = { Date() },
-                            reporter: @escaping @Sendable (CacheEvent) -> Void = { _ in }) {
+                            reporter: @escaping @Sendable (CacheEvent) -> Void = CacheEvent.reportToHooks) {
         self.init(optionalDirectory: directory, maximumSize: maximumSize, lowWatermark: lowWatermark,
                   maximumEntrySize: maximumEntrySize, clock: clock, reporter: reporter)
     }
@@ -114,7 +115,7 @@ public final class DiskCache: Sendable {
                             lowWatermark: Double = DiskCache.defaultLowWatermark,
                             maximumEntrySize: Int64 = DiskCache.defaultMaximumEntrySize,
                             clock: @escaping @Sendable () -> Date = { Date() },
-                            reporter: @escaping @Sendable (CacheEvent) -> Void = { _ in }) {
+                            reporter: @escaping @Sendable (CacheEvent) -> Void = CacheEvent.reportToHooks) {
         self.init(optionalDirectory: DiskCache.defaultDirectory(name: name), maximumSize: maximumSize,
                   lowWatermark: lowWatermark, maximumEntrySize: maximumEntrySize, clock: clock, reporter: reporter)
     }
@@ -131,8 +132,8 @@ public final class DiskCache: Sendable {
     }
 
     /// Told about damaged entries, disk errors, read-only opening and eviction, on the
-    /// store's queue. Default: does nothing. Settable at any time (the hook layer routes it
-    /// to the global hooks).
+    /// store's queue. Default: the global hooks (``CacheEvent/reportToHooks``). Settable at
+    /// any time.
     public var reporter: @Sendable (CacheEvent) -> Void {
         get { state.withLock { $0.reporter } }
         set { state.withLock { $0.reporter = newValue } }

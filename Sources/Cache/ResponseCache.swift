@@ -30,12 +30,13 @@ public final class ResponseCache: Sendable {
     ///   - lowWatermark: default 0.8: eviction goes down to 80% of `maximumSize`.
     ///   - maximumEntrySize: default 10 MiB; larger bodies are not stored.
     ///   - clock: the current time, default `Date()`; tests inject one.
-    ///   - reporter: told about damaged entries and disk errors; default does nothing.
+    ///   - reporter: told about damaged entries and disk errors; default: the global hooks
+    ///     (``CacheEvent/reportToHooks``).
     public convenience init(directory: URL, maximumSize: Int64 = DiskCache.defaultMaximumSize,
                             lowWatermark: Double = DiskCache.defaultLowWatermark,
                             maximumEntrySize: Int64 = DiskCache.defaultMaximumEntrySize,
                             clock: @escaping @Sendable () -> Date = { Date() },
-                            reporter: @escaping @Sendable (CacheEvent) -> Void = { _ in }) {
+                            reporter: @escaping @Sendable (CacheEvent) -> Void = CacheEvent.reportToHooks) {
         self.init(store: DiskCache(directory: directory, maximumSize: maximumSize, lowWatermark: lowWatermark,
                                    maximumEntrySize: maximumEntrySize, clock: clock, reporter: reporter))
     }
@@ -53,7 +54,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// Told about damaged entries, disk errors, read-only opening and eviction (the store's
-    /// ``DiskCache/reporter``). Default: does nothing.
+    /// ``DiskCache/reporter``). Default: the global hooks (``CacheEvent/reportToHooks``).
     public var reporter: @Sendable (CacheEvent) -> Void {
         get { store.reporter }
         set { store.reporter = newValue }

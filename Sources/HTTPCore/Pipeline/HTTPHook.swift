@@ -21,6 +21,9 @@ public protocol HTTPHook: Sendable {
     func didFinish(_ context: HookContext, response: HTTPResponse)
     /// The request failed, for any reason: transport, status, decoding, business error, cancel.
     func didFail(_ context: HookContext, error: NetworkError)
+    /// The response cache dealt with a problem (a damaged entry deleted, a disk error). Runs on
+    /// the cache's own queue, not a request's callback queue.
+    func cacheDidReport(_ notice: CacheNotice)
 }
 
 extension HTTPHook {
@@ -32,6 +35,8 @@ extension HTTPHook {
     public func didFinish(_ context: HookContext, response: HTTPResponse) {}
     /// Does nothing.
     public func didFail(_ context: HookContext, error: NetworkError) {}
+    /// Does nothing.
+    public func cacheDidReport(_ notice: CacheNotice) {}
 }
 
 /// What a hook learns about the request an event belongs to.

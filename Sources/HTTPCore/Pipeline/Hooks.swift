@@ -18,6 +18,13 @@ public final class Hooks: Sendable {
         storage.withLock { $0.append(hook) }
     }
 
+    /// Removes one hook (compared by identity).
+    public func remove(_ hook: any HTTPHook & AnyObject) {
+        storage.withLock { hooks in
+            hooks.removeAll { ($0 as AnyObject) === hook }
+        }
+    }
+
     /// Removes every hook.
     public func removeAll() {
         storage.withLock { $0.removeAll() }

@@ -1,0 +1,191 @@
+import AFStyle
+import Chain
+import Foundation
+import SampleServer
+import Synchronization
+import Testing
+
+/// One server for the suite, on a free loopback port.
+private enum ParityServer {
+    static let shared: SampleServer? = try? SampleServer(port: 0)
+
+    static var baseURL: URL {
+        get throws {
+            guard let server = shared else { throw ParityFailure("the sample server did not start") }
+            return server.baseURL
+        }
+    }
+}
+
+private struct ParityFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+private struct User: Decodable, Sendable, Equatable {
+    let id: String
+    let name: String
+}
+
+/// Records, for requests whose URL carries `marker`, what a person would compare: the event,
+/// the method and path, and the outcome. Ids are checked for pairing, then dropped.
+private final class MarkedRecorder: HTTPHook {
+    struct Event: Equatable, Sendable, CustomStringConvertible {
+        var kind: String
+        var method: String
+        var path: String
+        var outcome: String
+        var description: String { "\(kind) \(method) \(path) \(outcome)" }
+    }
+
+    let marker: String
+    private let storage = Mutex<(events: [Event], open: Set<UInt64>, unbalanced: Bool)>(([], [], false))
+
+    init(marker: String) { self.marker = marker }
+
+    private func matches(_ context: HookContext) -> Bool { context.request.url.query?.contains(marker) == true }
+
+    func willSend(_ context: HookContext) {
+        guard matches(context) else { return }
+        storage.withLock {
+            $0.unbalanced = $0.unbalanced || !$0.open.insert(context.id).inserted
+            $0.events.append(Event(kind: "willSend", method: context.request.method.rawValue,
+                                   path: context.request.url.path, outcome: ""))
+        }
+    }
+
+    func didFinish(_ context: HookContext, response: HTTPResponse) {
+        guard matches(context) else { return }
+        end(context, Event(kind: "finished", method: context.request.method.rawValue, path: context.request.url.path,
+                           outcome: "\(response.statusCode) \(response.source.rawValue)"))
+    }
+
+    func didFail(_ context: HookContext, error: NetworkError) {
+        guard matches(context) else { return }
+        end(context, Event(kind: "failed", method: context.request.method.rawValue, path: context.request.url.path,
+                           outcome: "\(error.kind)"))
+    }
+
+    private func end(_ context: HookContext, _ event: Event) {
+        storage.withLock {
+            $0.unbalanced = $0.unbalanced || $0.open.remove(context.id) == nil
+            $0.events.append(event)
+        }
+    }
+
+    var events: [Event] { storage.withLock { $0.events } }
+    var isBalanced: Bool { storage.withLock { !$0.unbalanced && $0.open.isEmpty } }
+}
+
+@Suite("Front-end parity", .timeLimit(.minutes(2)), .serialized)
+struct FrontEndParityTests {
+    /// Runs one AFStyle call and waits for its final callback.
+    private func afCall(_ start: (@escaping @Sendable () -> Void) -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            start { continuation.resume() }
+        }
+    }
+
+    @Test func chainAndAFStyleReportTheSameHookEvents() async throws {
+        let base = try ParityServer.baseURL
+        let chainRecorder = MarkedRecorder(marker: "via=chain")
+        let afRecorder = MarkedRecorder(marker: "via=af")
+        Hooks.shared.add(chainRecorder)
+        Hooks.shared.add(afRecorder)
+        defer {
+            Hooks.shared.remove(chainRecorder)
+            Hooks.shared.remove(afRecorder)
+        }
+
+        // Chain
+        let envelope = Envelope.errcode
+        _ = try await Request.url(base.appendingPathComponent("user/101")).query(["via": "chain"]).value(User.self)
+        _ = try? await Request.url(base.appendingPathComponent("status/404")).query(["via": "chain"]).data()
+        try await Request.url(base.appendingPathComponent("envelope/result")).query(["via": "chain"]).method(.post)
+            .params(["a": 1]).envelope(envelope).response()
+        _ = try? await Request.url(base.appendingPathComponent("envelope/fail")).query(["via": "chain"])
+            .envelope(envelope).response()
+
+        // AFStyle: the same four calls.
+        let manager = HTTPSessionManager(baseURL: base)
+        await afCall { done in
+            manager.GET("user/101?via=af", as: User.self, success: { _, _ in done() }, failure: { _, _ in done() })
+        }
+        manager.responseSerializer = .data
+        await afCall { done in
+            manager.GET("status/404?via=af", success: { _, _ in done() }, failure: { _, _ in done() })
+        }
+        manager.responseSerializer = .json
+        manager.envelope = envelope
+        await afCall { done in
+            manager.POST("envelope/result?via=af", parameters: ["a": 1], success: { _, _ in done() }, failure: { _, _ in done() })
+        }
+        await afCall { done in
+            manager.GET("envelope/fail?via=af", success: { _, _ in done() }, failure: { _, _ in done() })
+        }
+
+        #expect(chainRecorder.isBalanced)
+        #expect(afRecorder.isBalanced)
+        #expect(chainRecorder.events.count == 8)
+        #expect(chainRecorder.events == afRecorder.events, "Chain: \(chainRecorder.events)\nAFStyle: \(afRecorder.events)")
+    }
+
+    @Test func fileFirstDeliversTheSameSequenceThroughBothFrontEnds() async throws {
+        let server = try SampleServer(port: 0)
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chain-parity-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let chainCache = ResponseCache(directory: directory.appendingPathComponent("chain"))
+        let afCache = ResponseCache(directory: directory.appendingPathComponent("af"))
+
+        var configuration = ChainConfiguration()
+        configuration.cache = chainCache
+        let chainRequest = Request.url(server.baseURL.appendingPathComponent("user/101")).configuration(configuration)
+            .cache(.fileFirst)
+        func chainSources() async -> [String] {
+            var sources: [String] = []
+            for await delivery in chainRequest.deliveries(User.self) {
+                switch delivery.result {
+                case .success: sources.append("\(delivery.source.rawValue):ok")
+                case .failure(let error): sources.append("\(delivery.source.rawValue):\(error.kind)")
+                }
+            }
+            return sources
+        }
+
+        let manager = HTTPSessionManager(baseURL: server.baseURL)
+        manager.responseCache = afCache
+        manager.cachePolicy = .fileFirst
+        func afSources() async -> [String] {
+            let sources = Mutex<[String]>([])
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                manager.GET("user/101", as: User.self, success: { task, _ in
+                    let source = task.response?.source ?? .network
+                    sources.withLock { $0.append("\(source.rawValue):ok") }
+                    if source != .cache { continuation.resume() }
+                }, failure: { _, error in
+                    sources.withLock { $0.append("network:\(error.kind)") }
+                    continuation.resume()
+                })
+            }
+            return sources.withLock { $0 }
+        }
+
+        // A miss: one delivery, from the network. Then a hit: the stored copy, then the network.
+        let chainFirst = await chainSources()
+        let afFirst = await afSources()
+        #expect(chainFirst == ["network:ok"])
+        #expect(afFirst == chainFirst)
+        let chainSecond = await chainSources()
+        let afSecond = await afSources()
+        #expect(chainSecond == ["cache:ok", "network:ok"])
+        #expect(afSecond == chainSecond)
+
+        // The server is gone: the stored copy, then the failure, so the caller knows it is stale.
+        server.stop()
+        let chainOffline = await chainSources()
+        let afOffline = await afSources()
+        #expect(chainOffline == ["cache:ok", "network:cannotConnect"])
+        #expect(afOffline == chainOffline)
+    }
+}
