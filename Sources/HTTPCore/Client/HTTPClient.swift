@@ -156,7 +156,7 @@ public final class HTTPClient: Sendable {
     /// - Throws: ``NetworkError`` (``NetworkError/Kind/cancelled`` when the task was cancelled).
     public func response(for request: HTTPRequest,
                          progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(NetworkError) -> HTTPResponse {
-        let box = TaskBox()
+        let box = TaskCancellation()
         let result: Result<HTTPResponse, NetworkError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let task = send(request, progress: progress) { continuation.resume(returning: $0) }
@@ -210,27 +210,6 @@ public final class HTTPClient: Sendable {
               !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: url.path) else {
             throw NetworkError(.fileIO, "the file \(url.path) does not exist or cannot be read")
         }
-    }
-}
-
-/// Holds the task of an async call so the cancellation handler can reach it, whichever runs first.
-private final class TaskBox: Sendable {
-    private let storage = Mutex<(task: HTTPTask?, isCancelled: Bool)>((nil, false))
-
-    func set(_ task: HTTPTask) {
-        let cancelNow = storage.withLock { storage in
-            storage.task = task
-            return storage.isCancelled
-        }
-        if cancelNow { task.cancel() }
-    }
-
-    func cancel() {
-        let task = storage.withLock { storage in
-            storage.isCancelled = true
-            return storage.task
-        }
-        task?.cancel()
     }
 }
 
