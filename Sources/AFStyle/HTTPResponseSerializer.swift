@@ -11,8 +11,9 @@ import Foundation
 public struct HTTPResponseSerializer: Sendable, Hashable {
     /// What the body becomes.
     public enum Kind: Sendable, Hashable {
-        /// The parsed JSON as `Any` (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`);
-        /// `nil` for an empty body.
+        /// The parsed JSON as `Any` (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`,
+        /// as `JSONSerialization` makes them; parsed by FastJSON unless the manager's
+        /// `jsonDecoding` is `.foundation`); `nil` for an empty body.
         case json
         /// The body as `Data`.
         case data
@@ -81,9 +82,14 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
     ///   - envelope: for ``Kind/json``, the envelope whose payload (at its `payloadPath`) is the
     ///     object; a missing payload is `NSNull()`. ``Kind/data`` and ``Kind/string`` ignore it.
     ///     Default `nil`.
+    ///   - decoding: for ``Kind/json``, which parser makes the objects: `.fast` FastJSON (the
+    ///     objects `JSONSerialization` makes, number classes included), `.foundation`
+    ///     `JSONSerialization`. Default `.fast()`; the manager passes its
+    ///     ``HTTPSessionManager/jsonDecoding``.
     /// - Throws: ``NetworkError/Kind/decodingFailed`` for a body that is not JSON or not text
     ///   in its charset.
-    public func responseObject(for response: HTTPResponse, envelope: Envelope? = nil) throws(NetworkError) -> Any? {
+    public func responseObject(for response: HTTPResponse, envelope: Envelope? = nil,
+                               decoding: JSONDecoding = .fast()) throws(NetworkError) -> Any? {
         switch kind {
         case .data:
             return response.body
@@ -92,9 +98,11 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
         case .json:
             let object: Any
             if let envelope {
-                object = try envelope.payloadJSON(from: response)
+                object = try envelope.payloadJSON(from: response, decoding: decoding)
             } else {
-                guard let parsed = try HTTPResponseSerializer.jsonObject(from: response) else { return nil }
+                guard let parsed = try HTTPResponseSerializer.jsonObject(from: response, decoding: decoding) else {
+                    return nil
+                }
                 object = parsed
             }
             return removesKeysWithNullValues ? HTTPResponseSerializer.removingNulls(object) : object
@@ -102,10 +110,10 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
     }
 
     /// The parsed body, or `nil` when it is empty or white space only.
-    static func jsonObject(from response: HTTPResponse) throws(NetworkError) -> Any? {
+    static func jsonObject(from response: HTTPResponse, decoding: JSONDecoding) throws(NetworkError) -> Any? {
         // AFNetworking treats a lone space (Rails' `head :ok`) like no body; so do we for any white space.
         guard response.body.contains(where: { !HTTPResponseSerializer.isJSONWhiteSpace($0) }) else { return nil }
-        return try Envelope.json(at: nil, from: response)
+        return try Envelope.json(at: nil, from: response, decoding: decoding)
     }
 
     static func removingNulls(_ object: Any) -> Any {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The typed variants of the verbs: the body — or, with ``HTTPSessionManager/envelope``, its
-/// payload — decoded into a `Decodable` model with ``HTTPSessionManager/jsonDecoder``, so
-/// `success` gets `(task, model)` instead of `(task, responseObject)`.
+/// payload — decoded into a `Decodable` model with ``HTTPSessionManager/jsonDecoding``
+/// (FastJSON by default), so `success` gets `(task, model)` instead of `(task, responseObject)`.
 ///
 /// ```swift
 /// manager.GET("user/101", parameters: nil, as: User.self, success: { task, user in

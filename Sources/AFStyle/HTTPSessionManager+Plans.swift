@@ -8,12 +8,12 @@ extension HTTPSessionManager {
     static func objectPlan(_ configuration: Configuration) -> ResponsePlan<Any?> {
         let serializer = configuration.responseSerializer
         let envelope = serializer.kind == .json ? configuration.envelope : nil
-        let decoder = configuration.jsonDecoder
+        let decoding = configuration.jsonDecoding
         return ResponsePlan(validate: { response throws(NetworkError) in
             try serializer.validate(response)
-            try envelope?.check(response, decoder: decoder)
+            try envelope?.check(response, decoding: decoding)
         }, decode: { response throws(NetworkError) in
-            try serializer.responseObject(for: response, envelope: envelope)
+            try serializer.responseObject(for: response, envelope: envelope, decoding: decoding)
         })
     }
 
@@ -25,16 +25,16 @@ extension HTTPSessionManager {
         }, decode: { _ in })
     }
 
-    /// The body (or the envelope's payload) decoded into `T` with the manager's decoder.
+    /// The body (or the envelope's payload) decoded into `T` with the manager's ``HTTPSessionManager/jsonDecoding``.
     static func decodablePlan<T: Decodable & Sendable>(_ type: T.Type, _ configuration: Configuration) -> ResponsePlan<T> {
         let serializer = configuration.responseSerializer
         let envelope = configuration.envelope
-        let decoder = configuration.jsonDecoder
+        let decoding = configuration.jsonDecoding
         return ResponsePlan(validate: { response throws(NetworkError) in
             try serializer.validate(response)
-            try envelope?.check(response, decoder: decoder)
+            try envelope?.check(response, decoding: decoding)
         }, decode: { response throws(NetworkError) in
-            try Envelope.decode(T.self, at: envelope?.payloadPath, from: response, decoder: decoder)
+            try Envelope.decode(T.self, at: envelope?.payloadPath, from: response, decoding: decoding)
         })
     }
 }

@@ -35,7 +35,7 @@ public final class HTTPSessionManager: Sendable {
         var completionQueue: DispatchQueue?
         var interceptors: [any RequestInterceptor] = []
         var tls = TLSOptions()
-        var jsonDecoder = JSONDecoder()
+        var jsonDecoding = JSONDecoding.fast()
         var envelope: Envelope?
         var cachePolicy: CachePolicy?
         var responseCache = ResponseCache.shared
@@ -119,11 +119,25 @@ public final class HTTPSessionManager: Sendable {
         set { update { $0.tls = newValue } }
     }
 
-    /// The decoder of the typed calls (`GET(_:parameters:as:…)`). Default a plain `JSONDecoder()`.
-    /// Configure it before making calls: a decoder is a reference the calls share.
+    /// The decoder of the typed calls (`GET(_:parameters:as:…)`), of the envelope's code and of
+    /// the ``HTTPResponseSerializer/json`` serializer's `responseObject`. Default `.fast()`:
+    /// FastJSON's `FastJSONDecoder()`, and FastJSON's parser for `responseObject` (the objects
+    /// `JSONSerialization` makes). Set `.foundation(JSONDecoder())` (or assign ``jsonDecoder``)
+    /// to switch this manager back to Foundation's `JSONDecoder` and `JSONSerialization`.
+    /// Both give the same values and the same errors.
+    public var jsonDecoding: JSONDecoding {
+        get { configuration.jsonDecoding }
+        set { update { $0.jsonDecoding = newValue } }
+    }
+
+    /// ``jsonDecoding`` as a Foundation `JSONDecoder`. Setting it selects `.foundation(newValue)`
+    /// — configure it before making calls: a decoder is a reference the calls share. Reading it
+    /// under `.fast` gives a new `JSONDecoder` with the fast decoder's strategies — a copy, so
+    /// changing its properties changes nothing: set ``jsonDecoding`` or assign a configured
+    /// decoder instead. Default: a plain `JSONDecoder()` standing for `.fast()`.
     public var jsonDecoder: JSONDecoder {
-        get { configuration.jsonDecoder }
-        set { update { $0.jsonDecoder = newValue } }
+        get { configuration.jsonDecoding.jsonDecoder }
+        set { update { $0.jsonDecoding = .foundation(newValue) } }
     }
 
     /// The business envelope of the server's JSON answers, or `nil` (default) for none. With one,

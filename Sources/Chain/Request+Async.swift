@@ -7,7 +7,7 @@ extension Request {
     /// Sends the request and returns the model decoded from the body (or the envelope's payload).
     /// - Throws: ``NetworkError`` (``NetworkError/Kind/cancelled`` when the task was cancelled).
     public func value<T: Decodable & Sendable>(_ type: T.Type) async throws(NetworkError) -> T {
-        try await firstDelivery(serializer: { .decodable(T.self, decoder: $0) }).delivery.result.get()
+        try await firstDelivery(serializer: { .decodable(T.self, decoding: $0) }).delivery.result.get()
     }
 
     /// Sends the request; returns when it succeeded (the body is not decoded).
@@ -29,10 +29,11 @@ extension Request {
         try await firstDelivery(serializer: { _ in .string(defaultEncoding: defaultEncoding) }).delivery.result.get()
     }
 
-    /// Sends the request and returns the body (or the envelope's payload) as Foundation objects.
+    /// Sends the request and returns the body (or the envelope's payload) as Foundation objects
+    /// (parsed as for ``responseJSON(completion:)``).
     /// - Throws: ``NetworkError``.
     public func json() async throws(NetworkError) -> sending Any {
-        let handOff = await firstDelivery(serializer: { _ in .json })
+        let handOff = await firstDelivery(serializer: { .json(decoding: $0) })
         return try handOff.delivery.result.get()
     }
 
@@ -40,14 +41,14 @@ extension Request {
     /// response, the request as sent and the source (network, cache, stub). Never throws:
     /// failures, cancellation included, are in ``Delivery/result``.
     public func delivery<T: Decodable & Sendable>(_ type: T.Type) async -> Delivery<T> {
-        await firstDelivery(serializer: { .decodable(T.self, decoder: $0) }).delivery
+        await firstDelivery(serializer: { .decodable(T.self, decoding: $0) }).delivery
     }
 
     /// Every delivery of the request, in order: one, or two for a `.fileFirst` hit (the stored
     /// copy, then the network result). Ending the iteration early cancels the request.
     public func deliveries<T: Decodable & Sendable>(_ type: T.Type) -> AsyncStream<Delivery<T>> {
         AsyncStream { continuation in
-            let task = start(serializer: { .decodable(T.self, decoder: $0) }) { delivery in
+            let task = start(serializer: { .decodable(T.self, decoding: $0) }) { delivery in
                 continuation.yield(delivery)
                 if delivery.isFinal { continuation.finish() }
             }
@@ -60,7 +61,7 @@ extension Request {
     /// iteration early cancels the request.
     public func values<T: Decodable & Sendable>(_ type: T.Type) -> AsyncThrowingStream<T, any Error> {
         AsyncThrowingStream { continuation in
-            let task = start(serializer: { .decodable(T.self, decoder: $0) }) { delivery in
+            let task = start(serializer: { .decodable(T.self, decoding: $0) }) { delivery in
                 switch delivery.result {
                 case .success(let value):
                     continuation.yield(value)
@@ -74,7 +75,7 @@ extension Request {
     }
 
     /// Starts the request and waits for its first delivery; cancelling the Swift task cancels it.
-    func firstDelivery<Value>(serializer: (JSONDecoder) -> ResponseSerializer<Value>) async -> DeliveryHandOff<Value> {
+    func firstDelivery<Value>(serializer: (JSONDecoding) -> ResponseSerializer<Value>) async -> DeliveryHandOff<Value> {
         let cancellation = TaskCancellation()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<DeliveryHandOff<Value>, Never>) in

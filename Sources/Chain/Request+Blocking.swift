@@ -26,7 +26,7 @@ extension Request {
     /// - Throws: ``NetworkError``.
     @available(*, noasync, message: "blocks the thread; use value(_:) in async code")
     public func blockingValue<T: Decodable & Sendable>(_ type: T.Type) throws(NetworkError) -> T {
-        try blockingFirstDelivery(serializer: { .decodable(T.self, decoder: $0) }).result.get()
+        try blockingFirstDelivery(serializer: { .decodable(T.self, decoding: $0) }).result.get()
     }
 
     /// Sends the request and waits until it succeeded or failed (the body is not decoded).
@@ -58,17 +58,17 @@ extension Request {
     /// - Throws: ``NetworkError``.
     @available(*, noasync, message: "blocks the thread; use json() in async code")
     public func blockingJSON() throws(NetworkError) -> Any {
-        try blockingFirstDelivery(serializer: { _ in .json }).result.get()
+        try blockingFirstDelivery(serializer: { .json(decoding: $0) }).result.get()
     }
 
     /// Sends the request, waits, and returns the whole first delivery (never throws).
     /// Where it may be used: see ``blockingValue(_:)``.
     @available(*, noasync, message: "blocks the thread; use delivery(_:) in async code")
     public func blockingDelivery<T: Decodable & Sendable>(_ type: T.Type) -> Delivery<T> {
-        blockingFirstDelivery(serializer: { .decodable(T.self, decoder: $0) })
+        blockingFirstDelivery(serializer: { .decodable(T.self, decoding: $0) })
     }
 
-    private func blockingFirstDelivery<Value>(serializer: (JSONDecoder) -> ResponseSerializer<Value>) -> Delivery<Value> {
+    private func blockingFirstDelivery<Value>(serializer: (JSONDecoding) -> ResponseSerializer<Value>) -> Delivery<Value> {
         let callbackQueue = queue ?? effectiveConfiguration.callbackQueue
         let deliveryQueue = CallbackQueueProbe.waitingWouldDeadlock(on: callbackQueue)
             ? DispatchQueue(label: "chain.blocking") : nil

@@ -8,7 +8,8 @@ struct PreparedCall: Sendable {
     let request: HTTPRequest
     let options: CallOptions
     let validation: ResponseValidation
-    let decoder: JSONDecoder
+    /// The decoder of the model, the envelope's code and the error body.
+    let decoding: JSONDecoding
     /// Why the request could not be built; it is delivered through the pipeline instead of sent.
     let error: NetworkError?
 }
@@ -20,13 +21,13 @@ extension Request {
     /// - Parameter queue: overrides the callback queue (the blocking form uses its own).
     func prepare(queue overridingQueue: DispatchQueue? = nil) -> PreparedCall {
         let configuration = effectiveConfiguration
-        let decoder = self.decoder ?? configuration.decoder
+        let decoding = self.decoding ?? configuration.decoding
         let envelope = self.envelope ?? configuration.envelope
         let validation = ResponseValidation(
             isAcceptable: (self.validation ?? configuration.validation).isAcceptable,
             envelope: envelope,
-            errorBody: errorBody.map { $0(decoder) } ?? configuration.errorBody,
-            decoder: decoder)
+            errorBody: errorBody.map { $0(decoding) } ?? configuration.errorBody,
+            decoding: decoding)
         var options = CallOptions(queue: overridingQueue ?? queue ?? configuration.callbackQueue,
                                   progress: progressHandler,
                                   hooks: configuration.hooks + hooks,
@@ -40,14 +41,14 @@ extension Request {
             }
             options.stub = resolvedStub(configuration: configuration)
             return PreparedCall(client: configuration.client, request: request, options: options,
-                                validation: validation, decoder: decoder, error: nil)
+                                validation: validation, decoding: decoding, error: nil)
         } catch {
             // The failure travels through the pipeline as a stubbed error so the caller gets a
             // real task, the hooks see it, and the completion runs on the callback queue.
             options.interceptors = []
             options.stub = Stub(body: Data(), error: error)
             return PreparedCall(client: configuration.client, request: placeholderRequest(configuration: configuration),
-                                options: options, validation: validation, decoder: decoder, error: error)
+                                options: options, validation: validation, decoding: decoding, error: error)
         }
     }
 

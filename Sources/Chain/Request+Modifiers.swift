@@ -1,4 +1,5 @@
 import Dispatch
+import FastJSON
 import Foundation
 
 // Every modifier returns a changed copy; the receiver is never modified.
@@ -181,15 +182,32 @@ extension Request {
     /// ``ChainConfiguration/errorBody``.
     public func errorBody<Body: Decodable & Error>(_ type: Body.Type) -> Request {
         var copy = self
-        copy.errorBody = { decoder in ErrorBodyDecoder(Body.self, decoder: decoder) }
+        copy.errorBody = { decoding in ErrorBodyDecoder(Body.self, decoding: decoding) }
         return copy
     }
 
-    /// The decoder for the model, the envelope and the error body. Default: the
-    /// configuration's ``ChainConfiguration/decoder`` (a plain `JSONDecoder()`).
+    /// Decodes the model, the envelope's code and the error body with Foundation's `decoder`,
+    /// and `responseJSON` with `JSONSerialization` — the switch back from FastJSON for this
+    /// request; the same as `decoding(.foundation(decoder))`. Default: the configuration's
+    /// ``ChainConfiguration/decoding`` (FastJSON, `.fast()`).
     public func decoder(_ decoder: JSONDecoder) -> Request {
+        decoding(.foundation(decoder))
+    }
+
+    /// Decodes the model, the envelope's code and the error body with this FastJSON decoder
+    /// (e.g. one with `.convertFromSnakeCase`); the same as `decoding(.fast(decoder))`.
+    /// Default: the configuration's ``ChainConfiguration/decoding`` (`.fast()`).
+    public func decoder(_ decoder: FastJSONDecoder) -> Request {
+        decoding(.fast(decoder))
+    }
+
+    /// The decoder for the model, the envelope's code, the error body and ``responseJSON(completion:)``:
+    /// `.fast(…)` (FastJSON) or `.foundation(…)` (`JSONDecoder`, and `JSONSerialization` for
+    /// JSON objects). Both give the same values and errors. Default: the configuration's
+    /// ``ChainConfiguration/decoding`` (`.fast()`).
+    public func decoding(_ decoding: JSONDecoding) -> Request {
         var copy = self
-        copy.decoder = decoder
+        copy.decoding = decoding
         return copy
     }
 

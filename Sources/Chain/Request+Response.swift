@@ -5,7 +5,7 @@ import Foundation
 // callback queue — once, or twice for a `.fileFirst` cache hit (the stored copy first).
 extension Request {
     /// Starts the request and decodes the body (or the envelope's payload) as `type` with the
-    /// request's decoder.
+    /// request's decoder (FastJSON unless ``decoding(_:)`` or the configuration says otherwise).
     ///
     /// - Parameters:
     ///   - type: the model type.
@@ -15,7 +15,7 @@ extension Request {
     @discardableResult
     public func response<T: Decodable & Sendable>(_ type: T.Type,
                                                   completion: @escaping @Sendable (Result<T, NetworkError>) -> Void) -> HTTPTask {
-        start(serializer: { .decodable(T.self, decoder: $0) }) { completion($0.result) }
+        start(serializer: { .decodable(T.self, decoding: $0) }) { completion($0.result) }
     }
 
     /// Starts the request when only success or failure matters: the body is not decoded, so
@@ -44,10 +44,12 @@ extension Request {
     }
 
     /// Starts the request and delivers the body (or the envelope's payload) as Foundation
-    /// objects (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`) via `JSONSerialization`.
+    /// objects (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`) — the objects
+    /// `JSONSerialization` makes, parsed by FastJSON; with a `.foundation` decoding setting
+    /// (``decoding(_:)``), by `JSONSerialization` itself.
     @discardableResult
     public func responseJSON(completion: @escaping @Sendable (Result<Any, NetworkError>) -> Void) -> HTTPTask {
-        start(serializer: { _ in .json }) { completion($0.result) }
+        start(serializer: { .json(decoding: $0) }) { completion($0.result) }
     }
 
     /// Starts the request and delivers everything known: the model or the error, the
@@ -56,12 +58,12 @@ extension Request {
     @discardableResult
     public func responseDelivery<T: Decodable & Sendable>(_ type: T.Type,
                                                           completion: @escaping @Sendable (Delivery<T>) -> Void) -> HTTPTask {
-        start(serializer: { .decodable(T.self, decoder: $0) }, completion: completion)
+        start(serializer: { .decodable(T.self, decoding: $0) }, completion: completion)
     }
 
     /// Starts the request and makes the value with a serializer of your own (or one of
     /// ``ResponseSerializer``'s: `.data`, `.string()`, `.json`, `.void`, `.decodable(…)` —
-    /// which then uses the decoder you give it, not the request's).
+    /// which then use the decoder you give them, FastJSON by default, not the request's).
     @discardableResult
     public func responseDelivery<Value>(using serializer: ResponseSerializer<Value>,
                                         completion: @escaping @Sendable (Delivery<Value>) -> Void) -> HTTPTask {
@@ -69,10 +71,10 @@ extension Request {
     }
 
     /// Builds and starts the call; a request that cannot be built is delivered as a failure.
-    func start<Value>(queue: DispatchQueue? = nil, serializer: (JSONDecoder) -> ResponseSerializer<Value>,
+    func start<Value>(queue: DispatchQueue? = nil, serializer: (JSONDecoding) -> ResponseSerializer<Value>,
                       completion: @escaping @Sendable (Delivery<Value>) -> Void) -> HTTPTask {
         let call = prepare(queue: queue)
-        let plan = ResponsePlan(validation: call.validation, serializer: serializer(call.decoder))
+        let plan = ResponsePlan(validation: call.validation, serializer: serializer(call.decoding))
         return call.client.perform(call.request, plan: plan, options: call.options, deliver: completion)
     }
 }

@@ -68,8 +68,8 @@ public struct Request: Sendable {
     var ignoredCacheParameters: Set<String> = []
     var validation: StatusValidation?
     var envelope: Envelope??
-    var errorBody: (@Sendable (JSONDecoder) -> ErrorBodyDecoder)?
-    var decoder: JSONDecoder?
+    var errorBody: (@Sendable (JSONDecoding) -> ErrorBodyDecoder)?
+    var decoding: JSONDecoding?
     var encoder: JSONEncoder?
     var queue: DispatchQueue?
     var progressHandler: (@Sendable (TransferProgress) -> Void)?
@@ -118,7 +118,7 @@ public struct Request: Sendable {
     private static let defaultsStorage = Mutex(ChainConfiguration())
 
     /// The configuration requests use unless made from another one; read when a request
-    /// starts. Default ``ChainConfiguration/init(baseURL:headers:envelope:errorBody:decoder:encoder:callbackQueue:cachePolicy:cache:client:timeouts:validation:interceptors:hooks:stubBehavior:)``
+    /// starts. Default ``ChainConfiguration/init(baseURL:headers:envelope:errorBody:decoder:decoding:encoder:callbackQueue:cachePolicy:cache:client:timeouts:validation:interceptors:hooks:stubBehavior:)``
     /// with all its defaults. Thread-safe; to change several settings at once use
     /// ``updateDefaults(_:)``.
     public static var defaults: ChainConfiguration {

@@ -6,18 +6,16 @@ extension Envelope {
     ///
     /// - Parameters:
     ///   - response: the response whose body is read.
-    ///   - decoder: the decoder to parse with (its key strategy applies to the paths).
-    ///     Default: a plain `JSONDecoder()`.
+    ///   - decoding: the decoder to parse with (its key strategy applies to the paths).
+    ///     Default `.fast()`, which reads the paths from FastJSON's `JSONValue` without
+    ///     `Decodable` when the keys need no conversion.
     /// - Throws: ``NetworkError/Kind/decodingFailed`` when the body is not JSON or has no code
     ///   at ``codePath`` (the error's `codingPath` names it).
     public func header(of response: HTTPResponse,
-                       decoder: JSONDecoder = JSONDecoder()) throws(NetworkError) -> (code: String, message: String) {
+                       decoding: JSONDecoding = .fast()) throws(NetworkError) -> (code: String, message: String) {
         do {
-            let header = try KeyPathContext.$codePath.withValue(KeyPathContext.components(codePath)) {
-                try KeyPathContext.$messagePath.withValue(KeyPathContext.components(messagePath)) {
-                    try decoder.decode(EnvelopeHeader.self, from: response.body)
-                }
-            }
+            let header = try decoding.envelopeHeader(of: response.body, codePath: KeyPathContext.components(codePath),
+                                                     messagePath: KeyPathContext.components(messagePath))
             return (header.code, header.message)
         } catch {
             var failure = NetworkError.decoding(error, type: Envelope.self, response: response)
@@ -26,16 +24,21 @@ extension Envelope {
         }
     }
 
+    /// ``header(of:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
+    public func header(of response: HTTPResponse, decoder: JSONDecoder) throws(NetworkError) -> (code: String, message: String) {
+        try header(of: response, decoding: .foundation(decoder))
+    }
+
     /// Checks the business code: returns when it is one of ``successCodes``.
     ///
     /// - Parameters:
     ///   - response: the response whose body is read.
-    ///   - decoder: the decoder to parse with. Default: a plain `JSONDecoder()`.
+    ///   - decoding: the decoder to parse with. Default `.fast()`.
     /// - Throws: ``NetworkError/Kind/business(code:message:)`` with the server's code and
     ///   message (and the response) for any other code; ``NetworkError/Kind/decodingFailed``
-    ///   when there is no code to check (see ``header(of:decoder:)``).
-    public func check(_ response: HTTPResponse, decoder: JSONDecoder = JSONDecoder()) throws(NetworkError) {
-        let (code, message) = try header(of: response, decoder: decoder)
+    ///   when there is no code to check (see ``header(of:decoding:)``).
+    public func check(_ response: HTTPResponse, decoding: JSONDecoding = .fast()) throws(NetworkError) {
+        let (code, message) = try header(of: response, decoding: decoding)
         guard successCodes.contains(code) else {
             throw NetworkError(.business(code: code, message: message),
                                message.isEmpty ? "the server reported business error \(code)"
@@ -44,8 +47,13 @@ extension Envelope {
         }
     }
 
-    /// Decodes the payload at ``payloadPath`` (the whole body when `nil`) as `type`, walking
-    /// the path inside the decoder — the body is parsed once, never re-encoded.
+    /// ``check(_:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
+    public func check(_ response: HTTPResponse, decoder: JSONDecoder) throws(NetworkError) {
+        try check(response, decoding: .foundation(decoder))
+    }
+
+    /// Decodes the payload at ``payloadPath`` (the whole body when `nil`) as `type`, straight
+    /// from the bytes — the envelope around it is not decoded, nothing is re-encoded.
     ///
     /// A missing payload decodes to `nil` when `T` is optional; for any other type it is a
     /// ``NetworkError/Kind/decodingFailed`` error whose `codingPath` names the missing key.
@@ -54,32 +62,46 @@ extension Envelope {
     /// - Parameters:
     ///   - type: the payload's type.
     ///   - response: the response whose body is read.
-    ///   - decoder: the decoder to use (its strategies apply to the payload). Default: a plain `JSONDecoder()`.
+    ///   - decoding: the decoder to use (its strategies apply to the payload). Default `.fast()`.
     public func decodePayload<T: Decodable>(_ type: T.Type, from response: HTTPResponse,
-                                            decoder: JSONDecoder = JSONDecoder()) throws(NetworkError) -> T {
-        try Envelope.decode(type, at: payloadPath, from: response, decoder: decoder)
+                                            decoding: JSONDecoding = .fast()) throws(NetworkError) -> T {
+        try Envelope.decode(type, at: payloadPath, from: response, decoding: decoding)
+    }
+
+    /// ``decodePayload(_:from:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
+    public func decodePayload<T: Decodable>(_ type: T.Type, from response: HTTPResponse,
+                                            decoder: JSONDecoder) throws(NetworkError) -> T {
+        try decodePayload(type, from: response, decoding: .foundation(decoder))
     }
 
     /// The payload at ``payloadPath`` (the whole body when `nil`) as Foundation objects
-    /// (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`), via `JSONSerialization`.
-    /// A missing payload is `NSNull()`.
+    /// (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`), the objects
+    /// `JSONSerialization` makes (see ``JSONDecoding/jsonObject(with:)``). A missing payload is
+    /// `NSNull()`.
     ///
+    /// - Parameter decoding: which parser makes the objects. Default `.fast()`.
     /// - Throws: ``NetworkError/Kind/decodingFailed`` when the body is not JSON or an object on
     ///   the path is not an object.
-    public func payloadJSON(from response: HTTPResponse) throws(NetworkError) -> Any {
-        try Envelope.json(at: payloadPath, from: response)
+    public func payloadJSON(from response: HTTPResponse, decoding: JSONDecoding = .fast()) throws(NetworkError) -> Any {
+        try Envelope.json(at: payloadPath, from: response, decoding: decoding)
     }
 
     /// The value at a dotted key path of a JSON body (the whole body when `path` is `nil` or
-    /// empty) as Foundation objects, via `JSONSerialization`; fragments are allowed and a
+    /// empty) as the Foundation objects `JSONSerialization` makes; fragments are allowed and a
     /// missing key gives `NSNull()`.
     ///
+    /// - Parameters:
+    ///   - path: the dotted key path, or `nil`.
+    ///   - response: the response whose body is read.
+    ///   - decoding: `.fast` parses with FastJSON (the same objects, number classes included),
+    ///     `.foundation` with `JSONSerialization`. Default `.fast()`.
     /// - Throws: ``NetworkError/Kind/decodingFailed`` when the body is not JSON or a value on
     ///   the path is not an object.
-    public static func json(at path: String?, from response: HTTPResponse) throws(NetworkError) -> Any {
+    public static func json(at path: String?, from response: HTTPResponse,
+                            decoding: JSONDecoding = .fast()) throws(NetworkError) -> Any {
         let root: Any
         do {
-            root = try JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])
+            root = try decoding.jsonObject(with: response.body)
         } catch {
             throw NetworkError(.decodingFailed, "the body is not JSON", response: response, underlyingError: error)
         }
@@ -97,17 +119,27 @@ extension Envelope {
     }
 
     /// Decodes `type` at a dotted key path of a body (the whole body when `path` is `nil` or
-    /// empty), through nested containers of `decoder` — the shared helper of both front ends.
+    /// empty) with ``JSONDecoding/decode(_:from:atKeyPath:)`` — the shared helper of both
+    /// front ends, and the one place that turns decoding errors into ``NetworkError``s.
     ///
+    /// - Parameters:
+    ///   - type: the type to decode. Default: inferred.
+    ///   - path: the dotted key path, or `nil`.
+    ///   - response: the response whose body is read.
+    ///   - decoding: the decoder to use. Default `.fast()`.
     /// - Throws: ``NetworkError/Kind/decodingFailed`` with the coding path of the failure.
     public static func decode<T: Decodable>(_ type: T.Type = T.self, at path: String?, from response: HTTPResponse,
-                                            decoder: JSONDecoder = JSONDecoder()) throws(NetworkError) -> T {
+                                            decoding: JSONDecoding = .fast()) throws(NetworkError) -> T {
         do {
-            return try KeyPathContext.$payloadPath.withValue(KeyPathContext.components(path)) {
-                try decoder.decode(KeyPathPayload<T>.self, from: response.body).value
-            }
+            return try decoding.decode(T.self, from: response.body, atKeyPath: path)
         } catch {
             throw NetworkError.decoding(error, type: T.self, response: response)
         }
+    }
+
+    /// ``decode(_:at:from:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
+    public static func decode<T: Decodable>(_ type: T.Type = T.self, at path: String?, from response: HTTPResponse,
+                                            decoder: JSONDecoder) throws(NetworkError) -> T {
+        try decode(type, at: path, from: response, decoding: .foundation(decoder))
     }
 }

@@ -4,6 +4,11 @@ struct EnvelopeHeader: Decodable {
     let code: String
     let message: String
 
+    init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
     init(from decoder: any Decoder) throws {
         let codePath = KeyPathContext.codePath
         guard let codeKey = codePath.last else {

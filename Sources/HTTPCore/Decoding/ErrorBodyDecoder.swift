@@ -17,12 +17,17 @@ import Foundation
 public struct ErrorBodyDecoder: Sendable {
     private let decodeBody: @Sendable (HTTPResponse) -> (any Error)?
 
-    /// Decodes the body as `type` with `decoder` (default: a plain `JSONDecoder()`).
-    public init<Body: Decodable & Error>(_ type: Body.Type, decoder: JSONDecoder = JSONDecoder()) {
+    /// Decodes the body as `type` with `decoding` (default `.fast()`, FastJSON).
+    public init<Body: Decodable & Error>(_ type: Body.Type, decoding: JSONDecoding = .fast()) {
         decodeBody = { response in
             guard !response.body.isEmpty else { return nil }
-            return try? decoder.decode(Body.self, from: response.body)
+            return try? decoding.decode(Body.self, from: response.body)
         }
+    }
+
+    /// Decodes the body as `type` with Foundation's `decoder` (`.foundation(decoder)`).
+    public init<Body: Decodable & Error>(_ type: Body.Type, decoder: JSONDecoder) {
+        self.init(type, decoding: .foundation(decoder))
     }
 
     /// Uses a closure that returns the error a response's body stands for, or `nil`.

@@ -14,11 +14,17 @@ struct KeyPathPayload<Value: Decodable>: Decodable {
         }
         let container = try KeyPathContext.parentContainer(of: path, in: decoder)
         let key = DynamicCodingKey(last)
-        if !container.contains(key), let optional = Value.self as? any ExpressibleByNilLiteral.Type,
-           let none = optional.init(nilLiteral: ()) as? Value {
+        if !container.contains(key), let none = KeyPathPayload.missingValue {
             value = none
             return
         }
         value = try container.decode(Value.self, forKey: key)
+    }
+
+    /// What a missing payload decodes to: `nil` when `Value` is optional, else `nil` here
+    /// (meaning "no value": the caller reports the missing key).
+    static var missingValue: Value? {
+        guard let optional = Value.self as? any ExpressibleByNilLiteral.Type else { return nil }
+        return optional.init(nilLiteral: ()) as? Value
     }
 }

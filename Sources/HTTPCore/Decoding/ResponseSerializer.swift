@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Serializers run in a ``ResponsePlan``'s `decode` step, after ``ResponseValidation`` (which
 /// checks the status and an envelope's code). With an ``Envelope``, ``json`` and
-/// ``decodable(_:decoder:)`` unwrap its payload; ``data`` and ``string(defaultEncoding:)``
+/// ``decodable(_:decoding:)`` unwrap its payload; ``data`` and ``string(defaultEncoding:)``
 /// always see the whole body; ``void`` never reads it.
 public struct ResponseSerializer<Value>: Sendable {
     /// Makes the value from a response and the envelope in effect (or `nil`).
@@ -31,12 +31,18 @@ extension ResponseSerializer where Value == String {
 }
 
 extension ResponseSerializer where Value == Any {
-    /// The body (or the envelope's payload) as Foundation objects via `JSONSerialization`;
-    /// fragments (`"text"`, `1`) are allowed, a missing payload is `NSNull()`. A body that is
-    /// not JSON fails with ``NetworkError/Kind/decodingFailed``.
-    public static var json: ResponseSerializer<Any> {
+    /// The body (or the envelope's payload) as the Foundation objects `JSONSerialization`
+    /// makes, parsed by FastJSON (``json(decoding:)`` with `.fast()`); fragments (`"text"`,
+    /// `1`) are allowed, a missing payload is `NSNull()`. A body that is not JSON fails with
+    /// ``NetworkError/Kind/decodingFailed``.
+    public static var json: ResponseSerializer<Any> { json(decoding: .fast()) }
+
+    /// The body (or the envelope's payload) as Foundation objects, parsed as `decoding` says:
+    /// `.fast` with FastJSON (the same objects, number classes included), `.foundation` with
+    /// `JSONSerialization`. Otherwise as ``json``.
+    public static func json(decoding: JSONDecoding) -> ResponseSerializer<Any> {
         ResponseSerializer { response, envelope throws(NetworkError) in
-            try Envelope.json(at: envelope?.payloadPath, from: response)
+            try Envelope.json(at: envelope?.payloadPath, from: response, decoding: decoding)
         }
     }
 }
@@ -48,21 +54,30 @@ extension ResponseSerializer where Value == Void {
 }
 
 extension ResponseSerializer where Value: Decodable & Sendable {
-    /// The body — or the envelope's payload, walked to inside the decoder without re-encoding —
-    /// decoded as `Value`. (`Value` must be `Sendable` because the decode runs in a `@Sendable`
-    /// step; plain model structs are.)
+    /// The body — or the envelope's payload, decoded straight from the bytes without decoding
+    /// the envelope or re-encoding — decoded as `Value`. (`Value` must be `Sendable` because
+    /// the decode runs in a `@Sendable` step; plain model structs are.)
     ///
     /// - Parameters:
     ///   - type: the type to decode. Default: inferred.
-    ///   - decoder: the decoder to use. Default: a plain `JSONDecoder()`.
+    ///   - decoding: the decoder to use. Default `.fast()` (FastJSON).
     /// - Returns: a serializer that fails with ``NetworkError/Kind/decodingFailed`` (with the
     ///   coding path, e.g. `data.name`) when the body does not decode; a missing payload is
     ///   `nil` for an optional `Value` and a failure naming the key otherwise.
     public static func decodable(_ type: Value.Type = Value.self,
-                                 decoder: JSONDecoder = JSONDecoder()) -> ResponseSerializer<Value> {
+                                 decoding: JSONDecoding = .fast()) -> ResponseSerializer<Value> {
         ResponseSerializer { response, envelope throws(NetworkError) in
-            try Envelope.decode(Value.self, at: envelope?.payloadPath, from: response, decoder: decoder)
+            try Envelope.decode(Value.self, at: envelope?.payloadPath, from: response, decoding: decoding)
         }
+    }
+
+    /// ``decodable(_:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode. Default: inferred.
+    ///   - decoder: the Foundation decoder to use.
+    public static func decodable(_ type: Value.Type = Value.self, decoder: JSONDecoder) -> ResponseSerializer<Value> {
+        decodable(type, decoding: .foundation(decoder))
     }
 }
 

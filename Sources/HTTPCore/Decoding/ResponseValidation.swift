@@ -4,7 +4,7 @@ import Foundation
 /// business code. Runs in a ``ResponsePlan``'s `validate` step, so a response it rejects is
 /// never stored by the cache.
 ///
-/// Defaults: statuses `200..<300`, no envelope, no error-body type, a plain `JSONDecoder()`.
+/// Defaults: statuses `200..<300`, no envelope, no error-body type, FastJSON (`.fast()`).
 public struct ResponseValidation: Sendable {
     /// Whether the status (or anything else about the response) is acceptable.
     /// Default: the status is in `200..<300`.
@@ -13,8 +13,15 @@ public struct ResponseValidation: Sendable {
     public var envelope: Envelope?
     /// Turns a rejected response's body into a typed error. Default `nil`.
     public var errorBody: ErrorBodyDecoder?
-    /// The decoder used to read the envelope's code. Default: a plain `JSONDecoder()`.
-    public var decoder: JSONDecoder
+    /// The decoder used to read the envelope's code. Default `.fast()`.
+    public var decoding: JSONDecoding
+    /// The envelope's decoder as a Foundation `JSONDecoder` (see
+    /// ``JSONDecoding/jsonDecoder``); setting it selects `.foundation(newValue)`.
+    /// Default: a `JSONDecoder()` standing for the default `.fast()`.
+    public var decoder: JSONDecoder {
+        get { decoding.jsonDecoder }
+        set { decoding = .foundation(newValue) }
+    }
 
     /// Accepts the statuses in `acceptableStatusCodes` (default `200..<300`).
     ///
@@ -22,12 +29,20 @@ public struct ResponseValidation: Sendable {
     ///   - acceptableStatusCodes: the statuses that pass. Default `200..<300`.
     ///   - envelope: the envelope to check after the status. Default `nil`.
     ///   - errorBody: the error-body decoder for rejected statuses. Default `nil`.
-    ///   - decoder: the decoder for the envelope's code. Default: a plain `JSONDecoder()`.
+    ///   - decoding: the decoder for the envelope's code. Default `.fast()`.
     public init(acceptableStatusCodes: some Sequence<Int> = 200..<300, envelope: Envelope? = nil,
-                errorBody: ErrorBodyDecoder? = nil, decoder: JSONDecoder = JSONDecoder()) {
+                errorBody: ErrorBodyDecoder? = nil, decoding: JSONDecoding = .fast()) {
         let codes = Set(acceptableStatusCodes)
         self.init(isAcceptable: { codes.contains($0.statusCode) }, envelope: envelope, errorBody: errorBody,
-                  decoder: decoder)
+                  decoding: decoding)
+    }
+
+    /// ``init(acceptableStatusCodes:envelope:errorBody:decoding:)`` with Foundation's
+    /// `decoder` (`.foundation(decoder)`); the other arguments have the same defaults.
+    public init(acceptableStatusCodes: some Sequence<Int> = 200..<300, envelope: Envelope? = nil,
+                errorBody: ErrorBodyDecoder? = nil, decoder: JSONDecoder) {
+        self.init(acceptableStatusCodes: acceptableStatusCodes, envelope: envelope, errorBody: errorBody,
+                  decoding: .foundation(decoder))
     }
 
     /// Accepts what `isAcceptable` accepts.
@@ -37,13 +52,20 @@ public struct ResponseValidation: Sendable {
     ///     ``NetworkError/Kind/unacceptableStatus(_:)``.
     ///   - envelope: the envelope to check after the status. Default `nil`.
     ///   - errorBody: the error-body decoder for rejected responses. Default `nil`.
-    ///   - decoder: the decoder for the envelope's code. Default: a plain `JSONDecoder()`.
+    ///   - decoding: the decoder for the envelope's code. Default `.fast()`.
     public init(isAcceptable: @escaping @Sendable (HTTPResponse) -> Bool, envelope: Envelope? = nil,
-                errorBody: ErrorBodyDecoder? = nil, decoder: JSONDecoder = JSONDecoder()) {
+                errorBody: ErrorBodyDecoder? = nil, decoding: JSONDecoding = .fast()) {
         self.isAcceptable = isAcceptable
         self.envelope = envelope
         self.errorBody = errorBody
-        self.decoder = decoder
+        self.decoding = decoding
+    }
+
+    /// ``init(isAcceptable:envelope:errorBody:decoding:)`` with Foundation's `decoder`
+    /// (`.foundation(decoder)`); the other arguments have the same defaults.
+    public init(isAcceptable: @escaping @Sendable (HTTPResponse) -> Bool, envelope: Envelope? = nil,
+                errorBody: ErrorBodyDecoder? = nil, decoder: JSONDecoder) {
+        self.init(isAcceptable: isAcceptable, envelope: envelope, errorBody: errorBody, decoding: .foundation(decoder))
     }
 
     /// Accepts every response (no status check); an envelope, if set, is still checked.
@@ -55,7 +77,7 @@ public struct ResponseValidation: Sendable {
     ///   from the envelope check.
     public func validate(_ response: HTTPResponse) throws(NetworkError) {
         guard isAcceptable(response) else { throw statusError(for: response) }
-        try envelope?.check(response, decoder: decoder)
+        try envelope?.check(response, decoding: decoding)
     }
 
     /// The error for a rejected response: with a decodable error body, that body as
