@@ -36,8 +36,6 @@ let package = Package(
         .executableTarget(name: "sample-server", dependencies: ["SampleServer"], swiftSettings: strict),
 
         // Samples: one program per scenario, each against the bundled sample server.
-        .executableTarget(name: "quickstart", dependencies: ["HTTPCore", "SampleServer"], path: "Samples/Quickstart",
-                          swiftSettings: strict),
         // The scenarios' code lives in one library so the demo, each program and a test share it.
         .target(name: "SampleScenarios", dependencies: ["Chain", "AFStyle", "SampleServer"], path: "Samples/Scenarios",
                 swiftSettings: strict),
