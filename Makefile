@@ -7,7 +7,7 @@ SWIFT       ?= swift
 # Zero warnings: the build fails on any warning in our Swift code.
 STRICT      := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build test demo bench bench-smoke clean
+.PHONY: all deps build test demo bench bench-smoke tsan asan fuzz clean
 
 all: build
 
@@ -31,5 +31,16 @@ bench: deps
 bench-smoke: deps
 	Benchmarks/run --smoke
 
+# The suite under ThreadSanitizer (with the 10,000-request stress test) and AddressSanitizer,
+# each in its own build folder; libFuzzer targets for a bounded time (FUZZ_SECONDS, default 60).
+tsan: deps
+	scripts/hardening/tsan
+
+asan: deps
+	scripts/hardening/asan
+
+fuzz: deps
+	scripts/hardening/fuzz
+
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-tsan .build-asan Benchmarks/.build Fuzz/.build

@@ -178,6 +178,12 @@ public final class HTTPClient: Sendable {
         guard let host = request.url.host, !host.isEmpty else {
             throw NetworkError(.invalidURL, "the URL has no host: \(request.url.absoluteString)")
         }
+        // libcurl refuses strings over CURL_MAX_INPUT_LENGTH (8,000,000 bytes) with a bare
+        // BAD_FUNCTION_ARGUMENT; say what is wrong instead.
+        let urlLength = request.url.absoluteString.utf8.count
+        guard urlLength <= 8_000_000 else {
+            throw NetworkError(.invalidRequest, "the URL is \(urlLength) bytes long; libcurl accepts at most 8,000,000 (send large parameters in the body)")
+        }
         guard request.method.isValidToken else {
             throw NetworkError(.invalidRequest, "\"\(request.method.rawValue)\" is not a valid HTTP method")
         }

@@ -168,7 +168,10 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func launch(_ transfer: CurlTransfer) {
-        guard let handle = easyPool.popLast() ?? makeHandle() else {
+        // A download sets a larger receive buffer, which libcurl refuses (BAD_FUNCTION_ARGUMENT)
+        // on a handle that has already allocated one: downloads get a fresh handle.
+        let pooled = transfer.request.download == nil ? easyPool.popLast() : nil
+        guard let handle = pooled ?? makeHandle() else {
             transfer.complete(with: .failure(NetworkError(.transport, "libcurl could not create a handle")))
             return
         }
@@ -202,7 +205,8 @@ final class CurlEngine: @unchecked Sendable {
         }
         curl_multi_remove_handle(multi, handle)
         transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
-        recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty)
+        recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty,
+                    keepsLargeBuffer: transfer.request.download != nil)
         didEnd(onHost: host)
     }
 
@@ -246,7 +250,8 @@ final class CurlEngine: @unchecked Sendable {
             curl_multi_remove_handle(multi, handle)
             active.removeValue(forKey: ObjectIdentifier(transfer))
             transfer.complete(with: result)
-            recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty)
+            recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty,
+                    keepsLargeBuffer: transfer.request.download != nil)
             didEnd(onHost: transfer.hostKey)
             finished += 1
         }
@@ -266,9 +271,10 @@ final class CurlEngine: @unchecked Sendable {
     /// Keeps a finished easy handle for the next transfer; the connection stays pooled in the
     /// multi handle. A handle a transfer left dirty is reset (`curl_easy_reset` clears every
     /// option) and given the baseline again; a clean one is reused as it is.
-    private func recycle(_ handle: UnsafeMutableRawPointer?, isDirty: Bool) {
+    private func recycle(_ handle: UnsafeMutableRawPointer?, isDirty: Bool, keepsLargeBuffer: Bool = false) {
         guard let handle else { return }
-        guard easyPool.count < CurlEngine.easyPoolLimit else {
+        // A download's handle holds a 512 KiB buffer; pooling it would keep that memory around.
+        guard easyPool.count < CurlEngine.easyPoolLimit, !keepsLargeBuffer else {
             curl_easy_cleanup(handle)
             return
         }

@@ -7,8 +7,9 @@ enum CurlError {
         let host = request.url.host ?? request.url.absoluteString
         let (kind, text): (NetworkError.Kind, String) = switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
-            // Also how libcurl refuses an HTTP/0.9 reply (no status line at all).
-            description.contains("HTTP/0.9")
+            // Also how libcurl refuses a reply without a valid status line: "Received HTTP/0.9
+            // when not allowed", "Unsupported HTTP version in response".
+            description.contains("HTTP/0.9") || description.contains("HTTP version")
                 ? (.invalidResponse, "the server's reply from \(host) has no valid status line")
                 : (.unsupportedScheme, "only http and https are allowed (\(description))")
         case CURLE_URL_MALFORMAT:
@@ -29,6 +30,12 @@ enum CurlError {
             (.responseTooLarge, "the response from \(host) is larger than the limit")
         case CURLE_PARTIAL_FILE:
             (.truncatedResponse, "the response from \(host) ended before its announced length")
+        case CURLE_RECV_ERROR where description.contains("response headers"):
+            // "Too large response headers: N > 307200" (libcurl's cap on a response head).
+            (.responseTooLarge, "the response headers from \(host) are larger than libcurl accepts")
+        case CURLE_RECV_ERROR where description.contains("chunk"):
+            // "Illegal or missing hexadecimal sequence in chunked-encoding" and the like.
+            (.invalidResponse, "the reply from \(host) has invalid chunked encoding")
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             (.connectionLost, "the connection to \(host) was lost")
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_RANGE_ERROR:

@@ -1,0 +1,61 @@
+@testable import Cache
+import Foundation
+@testable import HTTPCore
+
+/// libFuzzer entry: the input is what a server sent before the body. libcurl hands the header
+/// callback one line at a time (each with its line ending), so the input is cut after every
+/// LF and fed line by line, as `CurlTransfer`'s header callback does; then everything that
+/// reads response headers later runs on the result.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzResponseHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = UnsafeRawBufferPointer(start: data, count: size)
+    var parser = CurlResponseHeadParser()
+    var lines = 0
+    var start = 0
+    for index in 0..<size where input[index] == 0x0A {
+        parser.consume(UnsafeRawBufferPointer(rebasing: input[start...index]))
+        lines += 1
+        start = index + 1
+    }
+    if start < size {
+        parser.consume(UnsafeRawBufferPointer(rebasing: input[start..<size]))
+        lines += 1
+    }
+
+    // What the parser promises.
+    precondition((0...999).contains(parser.statusCode), "status \(parser.statusCode) out of range")
+    precondition(parser.headCount <= lines, "more heads than lines")
+    precondition(!parser.isHeadComplete || parser.statusCode != 0 || parser.headCount > 0, "a head completed without a status line")
+    for field in parser.headers {
+        precondition(!field.name.utf8.contains(UInt8(ascii: ":")), "a header name holds a colon")
+    }
+
+    // What reads the head afterwards: lookups, the content type, the text encoding, the
+    // cache's directives, dates and freshness, Vary.
+    let headers = parser.headers
+    _ = headers.dictionary
+    _ = headers.names
+    _ = headers["Content-Length"].flatMap(Int64.init)
+    guard let url = URL(string: "http://fuzz.invalid/") else { return 0 }
+    let response = HTTPResponse(statusCode: max(parser.statusCode, 100), headers: headers, body: Data("ok".utf8), url: url)
+    _ = response.mimeType
+    _ = response.charset
+    _ = response.textEncoding
+    _ = try? response.text()
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+    let control = CacheControl(headers: headers)
+    _ = control.maxAge
+    _ = CacheStrategy.freshnessLifetime(statusCode: response.statusCode, headers: headers, receivedAt: now)
+    _ = CacheStrategy.isStorable(method: .get, requestHeaders: HTTPHeaders(), statusCode: response.statusCode,
+                                 responseHeaders: headers)
+    for name in ["Date", "Expires", "Last-Modified"] {
+        if let value = headers[name] { _ = HTTPDateParser.parse(value) }
+    }
+    let entry = CacheEntry(key: CacheKey(rawValue: "fuzz"), url: url, statusCode: response.statusCode, headers: headers,
+                           body: response.body, requestSentAt: now.addingTimeInterval(-1), storedAt: now)
+    _ = entry.expiresAt
+    _ = CacheStrategy.currentAge(of: entry, now: now.addingTimeInterval(30))
+    _ = CacheStrategy.decide(method: .get, requestHeaders: headers, stored: entry, now: now.addingTimeInterval(30))
+    _ = CacheStrategy.headersAfterRevalidation(stored: headers, notModified: headers)
+    return 0
+}

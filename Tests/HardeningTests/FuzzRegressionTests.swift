@@ -1,0 +1,139 @@
+@testable import Cache
+import Digest
+import Foundation
+@testable import HTTPCore
+import Testing
+
+/// Inputs from the fuzz targets in `Fuzz/` (`make fuzz`), inline, with the promise each one
+/// checks. No fuzz run so far crashed library code; these are the inputs that tripped a
+/// harness invariant (and so showed where a promise needed stating precisely) plus the edge
+/// cases of each surface whose defence would crash or misbehave if removed.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    // MARK: Response heads (fuzz-response-head)
+
+    /// Feeds `text` to the parser line by line, as libcurl's header callback does.
+    private func parse(_ text: [UInt8]) -> CurlResponseHeadParser {
+        var parser = CurlResponseHeadParser()
+        var start = 0
+        for index in text.indices where text[index] == 0x0A {
+            text[start...index].withUnsafeBytes { parser.consume($0) }
+            start = index + 1
+        }
+        if start < text.count { text[start...].withUnsafeBytes { parser.consume($0) } }
+        return parser
+    }
+
+    /// A status code of twenty digits: only the first three are read. Defence: the parser's
+    /// `prefix(3)` — without it `code * 10 + digit` overflows and traps.
+    @Test func anOverlongStatusCodeDoesNotOverflow() {
+        let parser = parse(Array("HTTP/1.1 99999999999999999999999 Huge\r\nA: b\r\n\r\n".utf8))
+        #expect(parser.statusCode == 999)
+        #expect(parser.headers["A"] == "b")
+    }
+
+    /// Lines the parser must ignore without crashing: a fold before any field, a line that is
+    /// only a colon, a bare `HTTP/`, invalid UTF-8 in names and values, a lone CR.
+    /// Defence: the guards in `consume` (`headers.fields.last`, `colon > 0`, `bytes.count >= 5`)
+    /// and `String(decoding:)` repairing bytes.
+    @Test func malformedLinesAreIgnoredOrRepaired() {
+        var input = Array(" folded-before-anything\r\n:\r\nHTTP/\r\nHTTP/1.1 200 OK\r\n".utf8)
+        input += [0xFF, 0xFE, 0x3A, 0x20, 0xC3, 0x28, 0x0D, 0x0A]  // "\u{FF}\u{FE}: \u{C3}(" CRLF
+        input += Array("X-Lone: a\rb\r\n\t  continued  \r\n\r\n".utf8)
+        let parser = parse(input)
+        #expect(parser.statusCode == 200)
+        #expect(parser.headCount == 2)  // "HTTP/" starts a head (status 0), then the real one
+        #expect(parser.headers.count == 2)
+        #expect(parser.headers.fields.first?.name == "\u{FFFD}\u{FFFD}")
+        #expect(parser.headers["X-Lone"] == "a\rb continued")
+        #expect(parser.isHeadComplete)
+    }
+
+    /// Only the last head survives (100 Continue, redirects), and trailers after it stay.
+    /// Defence: `startHead` resetting the fields.
+    @Test func onlyTheFinalHeadIsKept() {
+        let parser = parse(Array("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 302 Found\r\nLocation: /x\r\n\r\nHTTP/2 201\r\nA: 1\r\n\r\nTrailer: t\r\n".utf8))
+        #expect(parser.statusCode == 201)
+        #expect(parser.httpVersion == .http2)
+        #expect(parser.headers["Location"] == nil)
+        #expect(parser.headers["Trailer"] == "t")
+    }
+
+    // MARK: Parameters (fuzz-parameters)
+
+    /// The JSON encoder writes doubles in Swift's shortest round-trip form, so `JSONDecoder`
+    /// reads back the very same value. Found by fuzz-parameters: Foundation's
+    /// `JSONSerialization` on Linux (and FastJSON's `jsonObject`, which matches it) reads
+    /// `1.3681093809282043e-71` six ULPs off — a Foundation limitation, not the encoder's.
+    /// Defence: `ParameterEncoding.formatDouble` (a `%g`-style format would lose digits).
+    @Test func doublesAreEncodedExactly() throws {
+        let values = [1.3681093809282043e-71, 1.0994231646708606e-142, -8.753160913407277e+18, 0.1, 1e300, .leastNonzeroMagnitude,
+                      Double.greatestFiniteMagnitude, 123_456_789_012_345.0]
+        let json = try ParameterEncoding.jsonData(.array(values.map(Parameter.double)))
+        let decoded = try JSONDecoder().decode([Double].self, from: json)
+        #expect(decoded.map(\.bitPattern) == values.map(\.bitPattern), "\(String(decoding: json, as: UTF8.self))")
+    }
+
+    /// Large integers stay integers: `-8753160913407277434` (from fuzz-parameters, where it came
+    /// back from `JSONSerialization` as a double) is written digit for digit.
+    /// Defence: `.int` written with `String(Int)`, never through `Double`.
+    @Test func largeIntegersAreEncodedExactly() throws {
+        let json = try ParameterEncoding.jsonData(.dictionary(["n": .int(-8_753_160_913_407_277_434), "m": .int(.max)]))
+        #expect(String(decoding: json, as: UTF8.self) == #"{"m":9223372036854775807,"n":-8753160913407277434}"#)
+    }
+
+    /// Keys and values of any bytes cannot break out of a query: everything but RFC 3986's
+    /// unreserved characters (and `?`, `/`) is percent-encoded, brackets and `&`/`=` included.
+    /// Defence: `ParameterEncoding.percentEncode`.
+    @Test func queryEncodingCannotMoveTheRequest() throws {
+        let hostile = "a&b=c#frag\r\n@evil.example:80/[x]%zz\u{FFFD}"
+        var request = try HTTPRequest("http://fuzz.invalid:8080/path?x=1")
+        try ParameterEncoding.query.encode([hostile: .dictionary([hostile: .array([.string(hostile)])])], into: &request)
+        #expect(request.url.host == "fuzz.invalid")
+        #expect(request.url.port == 8080)
+        #expect(request.url.path == "/path")
+        #expect(request.url.fragment == nil)
+        let query = try #require(request.url.query)
+        #expect(query.hasPrefix("x=1&"))
+        #expect(query.split(separator: "&").count == 2)
+    }
+
+    // MARK: Cache metadata (fuzz-cache-entry)
+
+    /// A well-framed metadata file whose body file name walks out of the store is refused.
+    /// Defence: `CacheMetadata.validationProblem` → `DiskCache.isBodyFileName`.
+    @Test func aBodyFileOutsideTheStoreIsRefused() throws {
+        let hash = SHA256.hexDigest("key")
+        for bodyFile in ["../../etc/passwd", "\(hash)-../../../etc/p.body", "/etc/passwd", "\(hash)-0123456789abcdeg.body"] {
+            let metadata = try decodedMetadata(bodyFile: bodyFile, bodyLength: 0)
+            #expect(metadata.validationProblem(fileName: hash, maximumBodyLength: 1 << 20) != nil, "\(bodyFile)")
+        }
+        let good = try decodedMetadata(bodyFile: "\(hash)-0123456789abcdef.body", bodyLength: 0)
+        #expect(good.validationProblem(fileName: hash, maximumBodyLength: 1 << 20) == nil)
+    }
+
+    /// An absurd length field or body length is refused before anything is allocated from it.
+    /// Defence: `CacheMetadata.decode`'s length check and `validationProblem`'s body limit.
+    @Test func absurdLengthsAreRefused() throws {
+        let payload = Data("{}".utf8)
+        if case .success = CacheMetadata.decode(CacheMetadata.frame(payload, declaredLength: 1 << 62)) {
+            Issue.record("a length field of 2^62 was accepted")
+        }
+        let hash = SHA256.hexDigest("key")
+        let huge = try decodedMetadata(bodyFile: "\(hash)-0123456789abcdef.body", bodyLength: .max)
+        #expect(huge.validationProblem(fileName: hash, maximumBodyLength: 1 << 20) != nil)
+    }
+
+    private func decodedMetadata(bodyFile: String, bodyLength: Int64) throws -> CacheMetadata {
+        let object: [String: Any] = [
+            "key": "key", "url": "http://fuzz.invalid/", "statusCode": 200, "httpVersion": "HTTP/1.1",
+            "headers": [["A", "b"]], "requestSentAt": 1.0, "storedAt": 2.0, "varyValues": [String: String](),
+            "bodyFile": bodyFile, "bodyLength": bodyLength, "bodySHA256": SHA256.hexDigest(Data()),
+        ]
+        let payload = try JSONSerialization.data(withJSONObject: object)
+        switch CacheMetadata.decode(CacheMetadata.frame(payload)) {
+        case .success(let metadata): return metadata
+        case .failure(let error): throw TestFailure(error.reason)
+        }
+    }
+}

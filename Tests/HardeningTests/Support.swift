@@ -1,0 +1,342 @@
+import AFStyle
+import Chain
+import Dispatch
+import Foundation
+import SampleServer
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Shared helpers of the hardening suites. Every wait is on an event with a bounded timeout;
+// nothing sleeps to "let things happen".
+
+/// One sample server for the fault and hostile-input suites, on a free loopback port. Suites
+/// that count requests or descriptors start their own.
+enum Server {
+    static let shared: SampleServer? = try? SampleServer(port: 0)
+
+    static var baseURL: URL {
+        get throws {
+            guard let server = shared else { throw TestFailure("the sample server did not start") }
+            return server.baseURL
+        }
+    }
+
+    /// `http://127.0.0.1:PORT` + `path` (which starts with `/`).
+    static func url(_ path: String) throws -> String {
+        try baseURL.absoluteString + path
+    }
+}
+
+/// A client of the hardening suites' own, so their stalls and timeouts never queue behind
+/// (or in front of) other suites' requests on `HTTPClient.shared`.
+enum Clients {
+    static let faults = HTTPClient(configuration: HTTPClient.Configuration(
+        maximumConnectionsPerHost: 32, maximumConcurrentRequestsPerHost: 32, maximumIdleConnections: 8))
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A unique query value: the client shares one transfer between identical GETs in flight, and
+/// parallel tests must not share theirs.
+func unique() -> String { UUID().uuidString }
+
+/// Runs `work` on a global dispatch queue and waits for it. Heavy synchronous work (building
+/// and encoding megabytes, submitting thousands of requests) must not occupy the Swift
+/// concurrency pool, whose few threads every other suite of the process shares: blocking
+/// them makes other suites' timing checks fail.
+@discardableResult
+func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
+    }
+}
+
+/// A fresh directory under the temporary directory.
+func temporaryDirectory(_ label: String = "hardening") throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("chain-\(label)-\(UUID().uuidString)",
+                                                                            isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A port on 127.0.0.1 that nothing listens on: bound by the kernel's choice, then closed.
+func closedPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TestFailure("socket() failed") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0 else { throw TestFailure("bind() failed") }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard named == 0 else { throw TestFailure("getsockname() failed") }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+// MARK: Collecting callbacks
+
+/// Collects values from any thread; a test waits for a count with a bounded timeout.
+final class Recorder<Value: Sendable>: Sendable {
+    private struct State {
+        var values: [Value] = []
+        var waiters: [UUID: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    func append(_ value: Value) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.values.append(value)
+            let due = state.waiters.filter { $0.value.count <= state.values.count }
+            for id in due.keys { state.waiters[id] = nil }
+            return due.values.map(\.continuation)
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    var values: [Value] { state.withLock { $0.values } }
+    var count: Int { state.withLock { $0.values.count } }
+
+    /// Waits until at least `count` values arrived or `timeout` seconds passed; returns what arrived.
+    @discardableResult
+    func wait(for count: Int, timeout: TimeInterval = 30) async -> [Value] {
+        let id = UUID()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.values.count >= count { return true }
+                state.waiters[id] = (count, continuation)
+                return false
+            }
+            if done {
+                continuation.resume()
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
+                waiter?.continuation.resume()
+            }
+        }
+        return values
+    }
+}
+
+/// What one delivery said, in a form both front ends can report.
+enum Outcome: Sendable, CustomStringConvertible {
+    case success(bytes: Int)
+    case failure(NetworkError)
+
+    init(_ result: Result<Data, NetworkError>) {
+        switch result {
+        case .success(let data): self = .success(bytes: data.count)
+        case .failure(let error): self = .failure(error)
+        }
+    }
+
+    var error: NetworkError? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+
+    var kind: NetworkError.Kind? { error?.kind }
+
+    var bytes: Int? {
+        if case .success(let bytes) = self { return bytes }
+        return nil
+    }
+
+    var description: String {
+        switch self {
+        case .success(let bytes): "success(\(bytes) bytes)"
+        case .failure(let error): "failure(\(error.debugDescription))"
+        }
+    }
+}
+
+/// Waits until every callback a finished call could still make has had its chance to run:
+/// the cache store's queue (where stores happen) and the callback queue are drained, in turn,
+/// three times. Each step waits for work already queued, so a duplicate delivery queued by
+/// the first one would be seen by the caller's count afterwards.
+func settle(cache: ResponseCache?, queue: DispatchQueue) async {
+    for _ in 0..<3 {
+        if let cache { _ = await cache.store.entryCount() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
+    }
+}
+
+// MARK: Requests
+
+/// Sets limits on every request it adapts: how the front ends (which have no modifiers for
+/// them) reach the engine's response-size limit, idle timeout and redirect policy.
+struct Limits: RequestInterceptor, Sendable {
+    var maximumResponseSize: Int64?
+    var idleTimeout: TimeInterval?
+    var totalTimeout: TimeInterval?
+    var redirectPolicy: RedirectPolicy?
+
+    init(maximumResponseSize: Int64? = nil, idleTimeout: TimeInterval? = nil, totalTimeout: TimeInterval? = nil,
+         redirectPolicy: RedirectPolicy? = nil) {
+        self.maximumResponseSize = maximumResponseSize
+        self.idleTimeout = idleTimeout
+        self.totalTimeout = totalTimeout
+        self.redirectPolicy = redirectPolicy
+    }
+
+    func adapt(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
+        var request = request
+        if let maximumResponseSize { request.maximumResponseSize = maximumResponseSize }
+        if let idleTimeout { request.timeouts.idle = idleTimeout }
+        if let totalTimeout { request.timeouts.total = totalTimeout }
+        if let redirectPolicy { request.redirectPolicy = redirectPolicy }
+        completion(.success(request))
+    }
+}
+
+/// A response cache in a directory of its own, with its reporter's events recorded.
+final class TemporaryCache: Sendable {
+    let directory: URL
+    let cache: ResponseCache
+    let events: Recorder<CacheEvent>
+
+    init(directory: URL? = nil) throws {
+        let directory = try directory ?? temporaryDirectory("cache").appendingPathComponent("store", isDirectory: true)
+        let events = Recorder<CacheEvent>()
+        self.directory = directory
+        self.events = events
+        cache = ResponseCache(directory: directory, reporter: { events.append($0) })
+    }
+
+    var entryCount: Int {
+        get async { await cache.store.entryCount() }
+    }
+
+    /// Removes the directory (and its parent made by `init`).
+    func remove() {
+        try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
+    }
+}
+
+/// A Chain configuration on the hardening client, with `cache` as its store.
+func chainConfiguration(cache: ResponseCache? = nil, client: HTTPClient = Clients.faults,
+                        queue: DispatchQueue) -> ChainConfiguration {
+    var configuration = ChainConfiguration(callbackQueue: queue, client: client)
+    if let cache { configuration.cache = cache }
+    return configuration
+}
+
+/// Runs a Chain request with the data terminal; returns its task and the log of deliveries.
+func startChain(_ request: Request) -> (HTTPTask, Recorder<Outcome>) {
+    let log = Recorder<Outcome>()
+    let task = request.responseData { log.append(Outcome($0)) }
+    return (task, log)
+}
+
+/// An AFStyle manager on `client` whose callbacks go to `queue` and whose `responseObject` is `Data`.
+func makeManager(client: HTTPClient = Clients.faults, queue: DispatchQueue, baseURL: URL? = nil) -> HTTPSessionManager {
+    let manager = HTTPSessionManager(baseURL: baseURL, client: client)
+    manager.responseSerializer = .data
+    manager.completionQueue = queue
+    return manager
+}
+
+/// The `success`/`failure` pair of an AFStyle call, recorded as outcomes; `tasks` records
+/// whether `failure` got a task.
+struct AFCallbacks: Sendable {
+    let log = Recorder<Outcome>()
+    let failureTasks = Recorder<Bool>()
+
+    var success: HTTPSessionManager.SuccessHandler {
+        { [log] _, object in log.append(.success(bytes: (object as? Data)?.count ?? -1)) }
+    }
+
+    var failure: HTTPSessionManager.FailureHandler {
+        { [log, failureTasks] task, error in
+            failureTasks.append(task != nil)
+            log.append(.failure(error))
+        }
+    }
+}
+
+extension HTTPClient {
+    /// Sends through the engine and waits for the completion.
+    func result(_ request: HTTPRequest) async -> Result<HTTPResponse, NetworkError> {
+        await withCheckedContinuation { continuation in
+            send(request) { continuation.resume(returning: $0) }
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+// MARK: Open files
+
+/// What this process has open, from `/proc/self/fd` and `/proc/net/tcp{,6}`.
+struct OpenFiles {
+    /// `readlink` of every descriptor: a path, `socket:[inode]`, `pipe:[inode]`, `anon_inode:…`.
+    let targets: [String]
+    /// For each TCP socket inode: its local and remote ports.
+    private let tcpPorts: [String: (local: UInt16, remote: UInt16)]
+
+    static func snapshot() -> OpenFiles {
+        var targets: [String] = []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for name in names {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let length = readlink("/proc/self/fd/\(name)", &buffer, buffer.count - 1)
+            guard length > 0 else { continue }  // the directory's own descriptor, already closed
+            targets.append(String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        var ports: [String: (local: UInt16, remote: UInt16)] = [:]
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard columns.count > 9,
+                      let local = columns[1].split(separator: ":").last.flatMap({ UInt16($0, radix: 16) }),
+                      let remote = columns[2].split(separator: ":").last.flatMap({ UInt16($0, radix: 16) }) else { continue }
+                ports[String(columns[9])] = (local, remote)
+            }
+        }
+        return OpenFiles(targets: targets, tcpPorts: ports)
+    }
+
+    var count: Int { targets.count }
+
+    /// Descriptors of files under `directory`.
+    func files(under directory: URL) -> [String] {
+        let prefix = directory.resolvingSymlinksInPath().path
+        return targets.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// Descriptors of TCP sockets with `port` at either end (a client's connection to a
+    /// server on `port`, or the server's side of it).
+    func sockets(port: UInt16) -> [String] {
+        targets.filter { target in
+            guard target.hasPrefix("socket:["), target.hasSuffix("]") else { return false }
+            let inode = String(target.dropFirst("socket:[".count).dropLast())
+            guard let ports = tcpPorts[inode] else { return false }
+            return ports.local == port || ports.remote == port
+        }
+    }
+}
