@@ -20,6 +20,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
+	Benchmarks/run --smoke
 
 demo: deps
 	$(SWIFT) build $(STRICT) --product demo

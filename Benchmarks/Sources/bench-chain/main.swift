@@ -1,0 +1,213 @@
+// The fluent builder: `Request.url(…).responseData { }` / `.response([User].self) { }`, callback
+// style, through every scenario, with a configuration of its own (`ChainConfiguration`).
+import BenchSupport
+import Chain
+import Dispatch
+import Foundation
+
+struct ChainClient: BenchClient {
+    let name = "chain"
+    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits]
+
+    func prepare(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
+        // The defaults of 6 connections and 6 requests per host would cap the concurrent
+        // scenario (and the cache fill) at 6 in flight.
+        let perHost = scenario == .smallConcurrent || scenario == .cacheHits ? max(32, setup.concurrency) : 6
+        let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerHost: perHost,
+                                                                        maximumConcurrentRequestsPerHost: perHost))
+        var configuration = ChainConfiguration()
+        configuration.client = client
+        try warmUp(Request.url(setup.warmUpURL).configuration(configuration))
+        let request = Request.url(setup.url(for: scenario)).configuration(configuration)
+        switch scenario {
+        case .smallSequential:
+            let send = dataSender([request])
+            return { try Driver.sequential(count: setup.count, send: send) }
+        case .smallConcurrent:
+            let requests = (0..<min(setup.count, BenchSetup.concurrentURLCount)).map {
+                Request.url(setup.concurrentURL($0)).configuration(configuration)
+            }
+            let send = dataSender(requests)
+            return { try Driver.concurrent(count: setup.count, inFlight: setup.concurrency, send: send) }
+        case .usersDecode:
+            let send = usersSender(request)
+            return { try Driver.sequential(count: setup.count, send: send) }
+        case .downloadFile:
+            // Chain has no terminal that streams to a file; an interceptor that asks the core for
+            // one (`HTTPRequest.download`) is how an app gets it today.
+            let destination = setup.downloadDestination(client: name)
+            let send = voidSender(request.interceptor(StreamToFile(destination: destination)))
+            return {
+                defer { try? FileManager.default.removeItem(at: destination) }
+                var result = try Driver.sequential(count: 1, send: send)
+                result.bytes = fileSize(destination) ?? 0
+                return result
+            }
+        case .downloadMemory:
+            // The core's default 100 MiB response limit is below the big file; Chain has no
+            // modifier for it, so an interceptor raises it.
+            let send = dataSender([request.interceptor(RaiseResponseLimit())])
+            return { try Driver.sequential(count: 1, send: send) }
+        case .cacheHits:
+            return try cacheHits(setup, configuration: configuration)
+        }
+    }
+
+    /// Fills a store of its own in the runner's temporary folder with `.networkOnly` calls,
+    /// then times the stored copies of `.fileFirst` calls (see ``CacheHits``).
+    private func cacheHits(_ setup: BenchSetup, configuration base: ChainConfiguration) throws -> () throws -> BenchResult {
+        let directory = setup.cacheDirectory(client: name)
+        var configuration = base
+        configuration.cache = ResponseCache(directory: directory, maximumSize: 1 << 30)
+        // URLs only: each call builds its request, as an app does (10,000 prebuilt `Request`
+        // values would also weigh on the peak RSS the table shows for Chain).
+        let urls = (0..<setup.entries).map { setup.cacheURL($0) }
+        let base = Request.url(setup.warmUpURL).configuration(configuration)
+        do {
+            try CacheHits.fill(entries: setup.entries, inFlight: setup.concurrency, store: { index, done in
+                base.url(urls[index]).cache(.networkOnly).responseData { result in
+                    switch result {
+                    case .success(let data): done(.success(Outcome(bytes: data.count, newConnections: nil)))
+                    case .failure(let error): done(.failure(BenchError("filling the cache: \(error)")))
+                    }
+                }
+            })
+            let stored = entryCount(configuration.cache.store)
+            guard stored == setup.entries else {
+                throw BenchError("the cache holds \(stored) entries after storing \(setup.entries)")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        let fileFirst = base.cache(.fileFirst)
+        return {
+            defer { try? FileManager.default.removeItem(at: directory) }
+            return try CacheHits.measure(count: setup.count, entries: setup.entries) { entry, deliver in
+                fileFirst.url(urls[entry]).responseDelivery(using: .data) { delivery in
+                    switch delivery.result {
+                    case .success(let data) where delivery.isFromCache && !delivery.isFinal:
+                        deliver(.cached(bytes: data.count))
+                    case .success where delivery.isFinal:
+                        deliver(.final)
+                    case .success:
+                        deliver(.failed(BenchError("a delivery that is neither the stored copy nor the last")))
+                    case .failure(let error):
+                        deliver(.failed(BenchError("\(error)")))
+                    }
+                }
+            }
+        }
+    }
+
+    private func warmUp(_ request: Request) throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = WarmUp()
+        request.responseData { result in
+            outcome.error = result.failure
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error { throw BenchError("warm-up request failed: \(error)") }
+    }
+
+    /// `responseData` of `requests[index]`, or of the only request for every index.
+    private func dataSender(_ requests: [Request]) -> Send {
+        return { index, done in
+            let request = requests.count == 1 ? requests[0] : requests[index % requests.count]
+            request.responseData { result in
+                switch result {
+                case .success(let data):
+                    // Chain validates the status (200..<300): a success is an accepted response.
+                    // `responseData` does not say whether the connection was new; the runner
+                    // counts the server's accepts instead.
+                    done(.success(Outcome(bytes: data.count, newConnections: nil)))
+                case .failure(let error):
+                    done(.failure(BenchError("\(error)")))
+                }
+            }
+        }
+    }
+
+    /// `[User]` decoded by Chain's plan (its `JSONDecoder`), off the loop thread.
+    /// `responseDelivery` is `response(_:)` with the response attached (the same call path),
+    /// so the received bytes can be counted.
+    private func usersSender(_ request: Request) -> Send {
+        return { _, done in
+            request.responseDelivery([User].self) { delivery in
+                switch delivery.result {
+                case .success(let users) where !users.isEmpty:
+                    done(.success(Outcome(bytes: delivery.response?.body.count ?? 0,
+                                          newConnections: delivery.timings?.newConnections)))
+                case .success:
+                    done(.failure(BenchError("no users decoded")))
+                case .failure(let error):
+                    done(.failure(BenchError("\(error)")))
+                }
+            }
+        }
+    }
+
+    /// `response { }` (`Void`: only success or failure), for the download to a file.
+    private func voidSender(_ request: Request) -> Send {
+        return { _, done in
+            request.response { result in
+                switch result {
+                case .success: done(.success(Outcome(bytes: 0, newConnections: nil)))
+                case .failure(let error): done(.failure(BenchError("\(error)")))
+                }
+            }
+        }
+    }
+}
+
+/// Streams the body to `destination` instead of memory (the core's `DownloadOptions`).
+struct StreamToFile: RequestInterceptor {
+    let destination: URL
+
+    func adapt(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
+        var request = request
+        request.download = DownloadOptions(destination: destination)
+        completion(.success(request))
+    }
+}
+
+/// Lets a response into memory up to 4 GiB (the core's default limit is 100 MiB).
+struct RaiseResponseLimit: RequestInterceptor {
+    func adapt(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
+        var request = request
+        request.maximumResponseSize = 4 << 30
+        completion(.success(request))
+    }
+}
+
+/// The number of entries in a store, waited for (the store answers on its own queue).
+func entryCount(_ store: DiskCache) -> Int {
+    let done = DispatchSemaphore(value: 0)
+    let count = Counter()
+    store.entryCount { value in
+        count.value = value
+        done.signal()
+    }
+    done.wait()
+    return count.value
+}
+
+/// Written on a library queue before the semaphore is signalled and read after the wait
+/// returns (the semaphore orders the two).
+private final class WarmUp: @unchecked Sendable {
+    var error: NetworkError?
+}
+
+private final class Counter: @unchecked Sendable {
+    var value = 0
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+BenchMain.run(ChainClient())

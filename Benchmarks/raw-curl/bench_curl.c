@@ -1,0 +1,288 @@
+/*
+ * The ceiling: raw libcurl in C, doing what any real client must and nothing more.
+ *
+ *   bench-curl --base-url http://127.0.0.1:PORT --scenario small-seq --count 20000
+ *              [--concurrency 32] [--download-dir DIR]
+ *   bench-curl --list
+ *
+ * Scenarios (the same names as the Swift clients):
+ *   small-seq        one easy handle reused, curl_easy_perform in a loop
+ *   small-32         one multi handle, `concurrency` easy handles in flight, each re-added when done
+ *                    with the next URL (`?i=<n>`: every request its own URL, as in the Swift clients)
+ *   users-decode     the 100 KB GET, sequential; NOT decoded (the raw ceiling of the transfer)
+ *   download-file    one GET to a file with write(2), CURLOPT_BUFFERSIZE 512 KiB
+ *   download-memory  the same GET into a growable buffer
+ * Every body goes through a write callback into a growable buffer, as a real client's must.
+ * Prints the same JSON line as the Swift clients. Exit: 0 ok, 1 failure, 2 usage, 3 unsupported.
+ */
+#define _GNU_SOURCE
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+struct buffer {
+    char *data;
+    size_t length;
+    size_t capacity;
+};
+
+struct transfer {
+    CURL *easy;
+    char url[1100]; /* small-32: this handle's current URL */
+    struct buffer body;
+    int fd; /* >= 0: write the body to this file instead */
+    int failed;
+};
+
+static const char *scenarios[] = {"small-seq", "small-32", "users-decode", "download-file", "download-memory"};
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long peak_rss_kib(void) {
+    FILE *status = fopen("/proc/self/status", "r");
+    char line[256];
+    long value = -1;
+    if (!status) return -1;
+    while (fgets(line, sizeof line, status)) {
+        if (strncmp(line, "VmHWM:", 6) == 0) {
+            value = strtol(line + 6, NULL, 10);
+            break;
+        }
+    }
+    fclose(status);
+    return value;
+}
+
+static size_t on_body(char *data, size_t size, size_t count, void *userdata) {
+    struct transfer *t = userdata;
+    size_t n = size * count;
+    if (t->fd >= 0) {
+        size_t done = 0;
+        while (done < n) {
+            ssize_t written = write(t->fd, data + done, n - done);
+            if (written < 0) {
+                if (errno == EINTR) continue;
+                t->failed = 1;
+                return 0;
+            }
+            done += (size_t)written;
+        }
+        t->body.length += n; /* counted, not kept */
+        return n;
+    }
+    if (t->body.length + n > t->body.capacity) {
+        size_t capacity = t->body.capacity ? t->body.capacity : 16384;
+        while (capacity < t->body.length + n) capacity *= 2;
+        char *grown = realloc(t->body.data, capacity);
+        if (!grown) {
+            t->failed = 1;
+            return 0;
+        }
+        t->body.data = grown;
+        t->body.capacity = capacity;
+    }
+    memcpy(t->body.data + t->body.length, data, n);
+    t->body.length += n;
+    return n;
+}
+
+static int setup_easy(struct transfer *t, const char *url) {
+    t->easy = curl_easy_init();
+    if (!t->easy) return -1;
+    curl_easy_setopt(t->easy, CURLOPT_URL, url);
+    curl_easy_setopt(t->easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(t->easy, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(t->easy, CURLOPT_WRITEDATA, t);
+    return 0;
+}
+
+/* Checks the finished transfer, adds its counts; returns 0 when it succeeded. */
+static int finish(struct transfer *t, CURLcode code, long *bytes, long *connections) {
+    long status = 0, connects = 0;
+    curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(t->easy, CURLINFO_NUM_CONNECTS, &connects);
+    if (code != CURLE_OK || status != 200 || t->failed) {
+        fprintf(stderr, "curl: transfer failed: %s, HTTP %ld\n", curl_easy_strerror(code), status);
+        return -1;
+    }
+    *bytes += (long)t->body.length;
+    *connections += connects;
+    t->body.length = 0; /* keep the capacity, as a reused buffer would */
+    return 0;
+}
+
+/* The handle of the sequential scenarios, made by the warm-up so that its connection is reused. */
+static struct transfer sequential = {.fd = -1};
+
+static int run_sequential(const char *url, long count, long *bytes, long *connections, double *seconds) {
+    curl_easy_setopt(sequential.easy, CURLOPT_URL, url);
+    double start = now_seconds();
+    for (long i = 0; i < count; i++) {
+        CURLcode code = curl_easy_perform(sequential.easy);
+        if (finish(&sequential, code, bytes, connections) != 0) return -1;
+    }
+    *seconds = now_seconds() - start;
+    return 0;
+}
+
+/* small-32 gives every request its own URL (a query nginx ignores), as the Swift clients do, so
+   that no client can merge identical requests in flight. */
+static void set_concurrent_url(struct transfer *t, const char *url, long index) {
+    snprintf(t->url, sizeof t->url, "%s?i=%ld", url, index % 1024); /* BenchSetup.concurrentURLCount */
+    curl_easy_setopt(t->easy, CURLOPT_URL, t->url);
+}
+
+static int run_concurrent(const char *url, long count, long in_flight, long *bytes, long *connections,
+                          double *seconds) {
+    CURLM *multi = curl_multi_init();
+    if (!multi) return -1;
+    if (in_flight > count) in_flight = count;
+    struct transfer *transfers = calloc((size_t)in_flight, sizeof *transfers);
+    if (!transfers) return -1;
+    long issued = 0, completed = 0;
+    double start = now_seconds();
+    for (long i = 0; i < in_flight; i++) {
+        transfers[i].fd = -1;
+        if (setup_easy(&transfers[i], url) != 0) return -1;
+        set_concurrent_url(&transfers[i], url, issued);
+        curl_easy_setopt(transfers[i].easy, CURLOPT_PRIVATE, &transfers[i]);
+        curl_multi_add_handle(multi, transfers[i].easy);
+        issued++;
+    }
+    while (completed < count) {
+        int running = 0, left = 0;
+        curl_multi_perform(multi, &running);
+        CURLMsg *message;
+        while ((message = curl_multi_info_read(multi, &left))) {
+            if (message->msg != CURLMSG_DONE) continue;
+            struct transfer *t = NULL;
+            CURL *easy = message->easy_handle;
+            CURLcode code = message->data.result;
+            curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
+            if (!t || finish(t, code, bytes, connections) != 0) return -1;
+            completed++;
+            curl_multi_remove_handle(multi, easy);
+            if (issued < count) {
+                /* Re-adding the same handle restarts it with its options; its connection stays pooled. */
+                set_concurrent_url(t, url, issued);
+                curl_multi_add_handle(multi, easy);
+                issued++;
+            }
+        }
+        if (completed < count) curl_multi_poll(multi, NULL, 0, 1000, NULL);
+    }
+    *seconds = now_seconds() - start;
+    return 0;
+}
+
+static int run_download(const char *url, const char *path, long *bytes, long *connections, double *seconds) {
+    struct transfer t = {0};
+    t.fd = -1;
+    if (setup_easy(&t, url) != 0) return -1;
+    /* A 512 KiB receive buffer: the target the engine is measured against. */
+    curl_easy_setopt(t.easy, CURLOPT_BUFFERSIZE, 512L * 1024L);
+    double start = now_seconds();
+    if (path) {
+        t.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (t.fd < 0) {
+            fprintf(stderr, "curl: cannot open %s: %s\n", path, strerror(errno));
+            return -1;
+        }
+    }
+    CURLcode code = curl_easy_perform(t.easy);
+    if (t.fd >= 0) close(t.fd);
+    int failed = finish(&t, code, bytes, connections);
+    *seconds = now_seconds() - start;
+    if (path) unlink(path);
+    return failed;
+}
+
+/* The warm-up GET every client makes before the clock starts (library set-up, first connection). */
+static int warm_up(const char *base) {
+    char url[1024];
+    snprintf(url, sizeof url, "%s/envelope.json", base);
+    long bytes = 0, connections = 0;
+    double seconds = 0;
+    if (setup_easy(&sequential, url) != 0) return -1;
+    return run_sequential(url, 1, &bytes, &connections, &seconds);
+}
+
+/* CPU time (user + system) of this process so far, in seconds. */
+static double cpu_seconds(void) {
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    return (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+int main(int argc, char **argv) {
+    const char *base = NULL, *scenario = NULL, *directory = "/tmp";
+    long count = 1000, concurrency = 32;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--list") == 0) {
+            for (size_t s = 0; s < sizeof scenarios / sizeof *scenarios; s++) puts(scenarios[s]);
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "curl: expected --option value\n");
+            return 2;
+        }
+        if (strcmp(argv[i], "--base-url") == 0) base = argv[++i];
+        else if (strcmp(argv[i], "--scenario") == 0) scenario = argv[++i];
+        else if (strcmp(argv[i], "--count") == 0) count = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--concurrency") == 0) concurrency = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--download-dir") == 0) directory = argv[++i];
+        else if (strcmp(argv[i], "--entries") == 0) ++i; /* only the cache scenario uses it */
+        else {
+            fprintf(stderr, "curl: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!base || !scenario || count <= 0 || concurrency <= 0) {
+        fprintf(stderr, "curl: --base-url and --scenario are required; counts must be positive\n");
+        return 2;
+    }
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return 1;
+    if (warm_up(base) != 0) return 1;
+
+    char url[1024], path[1024];
+    long bytes = 0, connections = 0, requests = count;
+    double seconds = 0, cpu_start = cpu_seconds();
+    int failed;
+    if (strcmp(scenario, "small-seq") == 0) {
+        snprintf(url, sizeof url, "%s/envelope.json", base);
+        failed = run_sequential(url, count, &bytes, &connections, &seconds);
+    } else if (strcmp(scenario, "small-32") == 0) {
+        snprintf(url, sizeof url, "%s/envelope.json", base);
+        failed = run_concurrent(url, count, concurrency, &bytes, &connections, &seconds);
+    } else if (strcmp(scenario, "users-decode") == 0) {
+        snprintf(url, sizeof url, "%s/users.json", base);
+        failed = run_sequential(url, count, &bytes, &connections, &seconds);
+    } else if (strcmp(scenario, "download-file") == 0 || strcmp(scenario, "download-memory") == 0) {
+        int to_file = strcmp(scenario, "download-file") == 0;
+        snprintf(url, sizeof url, "%s/big.bin", base);
+        snprintf(path, sizeof path, "%s/download-curl-%d.bin", directory, (int)getpid());
+        requests = 1;
+        failed = run_download(url, to_file ? path : NULL, &bytes, &connections, &seconds);
+    } else {
+        fprintf(stderr, "curl: scenario %s is not implemented\n", scenario);
+        return 3;
+    }
+    if (failed) return 1;
+    double cpu = cpu_seconds() - cpu_start;
+    printf("{\"client\":\"curl\",\"scenario\":\"%s\",\"requests\":%ld,\"seconds\":%.6f,\"rps\":%.1f,"
+           "\"bytes\":%ld,\"peak_rss_kib\":%ld,\"new_connections\":%ld,\"cpu_seconds\":%.6f}\n",
+           scenario, requests, seconds, seconds > 0 ? (double)requests / seconds : 0.0, bytes, peak_rss_kib(),
+           connections, cpu);
+    return 0;
+}
