@@ -76,12 +76,12 @@ public enum CacheStrategy {
     public static func freshnessLifetime(statusCode: Int, headers: HTTPHeaders, receivedAt: Date) -> TimeInterval {
         let control = CacheControl(headers: headers)
         if let maxAge = control.maxAge { return maxAge }
-        let date = headers["Date"].flatMap(HTTPDateParser.parse) ?? receivedAt
+        let date = headers["Date"].flatMap(HTTPDate.parse) ?? receivedAt
         if let expires = headers["Expires"] {
-            guard let expiry = HTTPDateParser.parse(expires) else { return 0 }
+            guard let expiry = HTTPDate.parse(expires) else { return 0 }
             return max(0, expiry.timeIntervalSince(date))
         }
-        if let lastModified = headers["Last-Modified"].flatMap(HTTPDateParser.parse),
+        if let lastModified = headers["Last-Modified"].flatMap(HTTPDate.parse),
            heuristicallyCacheableStatuses.contains(statusCode) || control.isPublic {
             return max(0, date.timeIntervalSince(lastModified) * 0.1)
         }
@@ -97,7 +97,7 @@ public enum CacheStrategy {
     /// RFC 9111's `corrected_initial_age`.
     static func initialAge(of entry: CacheEntry) -> TimeInterval {
         let ageValue = CacheControl.deltaSeconds(entry.headers["Age"]?.trimmingCharacters(in: .whitespaces)) ?? 0
-        let date = entry.headers["Date"].flatMap(HTTPDateParser.parse) ?? entry.storedAt
+        let date = entry.headers["Date"].flatMap(HTTPDate.parse) ?? entry.storedAt
         let apparentAge = max(0, entry.storedAt.timeIntervalSince(date))
         let responseDelay = max(0, entry.storedAt.timeIntervalSince(entry.requestSentAt))
         return max(apparentAge, ageValue + responseDelay)

@@ -1,17 +1,28 @@
 import Foundation
 
-/// Parses the three date formats HTTP allows (RFC 9110 §5.6.7) without `DateFormatter`,
-/// which is costly to create and locale-sensitive:
+/// HTTP dates (RFC 9110 §5.6.7), used by the retry policy (`Retry-After`) and the cache
+/// (`Date`, `Expires`, `Last-Modified`). Parsing accepts the three forms HTTP allows, without
+/// `DateFormatter`, which is costly to create and locale-sensitive:
 ///
 /// - IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT` (the only one servers should send),
 /// - RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT`,
 /// - asctime `Sun Nov  6 08:49:37 1994`.
 ///
 /// Anything else — `0`, `-1`, an empty string — is `nil`, which for `Expires` means "already expired".
-enum HTTPDateParser {
+public enum HTTPDate {
+    /// Formats a date as an IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
+    public static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    static func parse(_ text: String) -> Date? {
+    /// Parses an HTTP date in any of the three forms; `nil` when it is not one.
+    public static func parse(_ text: String) -> Date? {
         let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         switch tokens.count {
         case 6:
