@@ -49,17 +49,19 @@ let package = Package(
         .executableTarget(name: "afstyle-demo", dependencies: ["SampleScenarios"], path: "Samples/AFStyleDemo",
                           swiftSettings: strict),
 
+        // Helpers shared by the test targets (not a test target itself, not a product).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "SampleServer", "Digest"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "SampleServer", "Digest"]),
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON"]),
-        .testTarget(name: "CacheTests", dependencies: ["Cache", "HTTPCore", "SampleServer"]),
-        .testTarget(name: "ChainTests", dependencies: ["Chain", "SampleServer"]),
-        .testTarget(name: "AFStyleTests", dependencies: ["AFStyle", "SampleServer", "Digest"]),
+        .testTarget(name: "CacheTests", dependencies: ["TestSupport", "Cache", "HTTPCore", "SampleServer"]),
+        .testTarget(name: "ChainTests", dependencies: ["TestSupport", "Chain", "SampleServer"]),
+        .testTarget(name: "AFStyleTests", dependencies: ["TestSupport", "AFStyle", "SampleServer", "Digest"]),
         .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
         // The same calls through both front ends: the hook event streams and cache deliveries must match.
         .testTarget(name: "FrontEndParityTests", dependencies: ["Chain", "AFStyle", "SampleServer"]),
-        .testTarget(name: "HardeningTests", dependencies: ["Chain", "AFStyle", "Cache", "HTTPCore", "SampleServer", "Digest"]),
+        .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "HTTPCore", "SampleServer", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,7 @@ import Foundation
 import SampleServer
 import Synchronization
 import Testing
+@_exported import TestSupport
 
 /// One sample server for the whole test process, on a free loopback port.
 enum TestServer {
@@ -17,10 +18,6 @@ enum TestServer {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// A manager on the sample server; with `cache`, its store (the user's cache directory is
 /// never touched: without a policy the manager does not open its default store).
@@ -110,11 +107,6 @@ func drain(_ manager: HTTPSessionManager) async throws {
     _ = try await probe.one()
 }
 
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("afstyle-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 /// Deterministic test bytes of a given size.
 func testBytes(_ count: Int, seed: UInt8 = 7) -> Data {
@@ -123,9 +115,3 @@ func testBytes(_ count: Int, seed: UInt8 = 7) -> Data {
     return data
 }
 
-/// A thread-safe list for collecting events from callbacks.
-final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
-    func append(_ element: Element) { storage.withLock { $0.append(element) } }
-    var values: [Element] { storage.withLock { $0 } }
-}

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import Cache
 import HTTPCore
+@_exported import TestSupport
 
 /// A fresh directory under the temporary directory, removed when `body` returns.
 func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
@@ -31,49 +32,6 @@ final class TestClock: Sendable {
     var function: @Sendable () -> Date { { self.now } }
 }
 
-/// Collects values from any thread; tests wait for a count with a bounded timeout.
-final class Recorder<Value: Sendable>: Sendable {
-    private struct State {
-        var values: [Value] = []
-        var waiters: [UUID: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
-    }
-
-    private let state = Mutex(State())
-
-    func append(_ value: Value) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.values.append(value)
-            let due = state.waiters.filter { $0.value.count <= state.values.count }
-            for id in due.keys { state.waiters[id] = nil }
-            return due.values.map(\.continuation)
-        }
-        for continuation in ready { continuation.resume() }
-    }
-
-    var values: [Value] { state.withLock { $0.values } }
-
-    /// Waits until at least `count` values arrived, or `timeout` seconds passed.
-    @discardableResult
-    func wait(for count: Int, timeout: TimeInterval = 10) async -> [Value] {
-        let id = UUID()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if state.values.count >= count { return true }
-                state.waiters[id] = (count, continuation)
-                return false
-            }
-            if done {
-                continuation.resume()
-                return
-            }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
-                waiter?.continuation.resume()
-            }
-        }
-        return values
-    }
-}
 
 /// A `network` closure under the test's control: answers from `handler`, or holds the
 /// request until it is cancelled when the handler returns `nil`.

@@ -3,6 +3,7 @@ import Foundation
 import SampleServer
 import Synchronization
 import Testing
+@_exported import TestSupport
 
 /// One sample server for the whole test process, on a free loopback port. Tests that count
 /// requests start their own (see `withPrivateServer`).
@@ -27,10 +28,6 @@ enum TestServer {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// Runs `body` with a server of its own, stopped afterwards, for tests that count requests.
 func withPrivateServer<T>(_ body: (SampleServer) async throws -> T) async throws -> T {
@@ -99,12 +96,6 @@ extension Request {
     }
 }
 
-/// A thread-safe list for collecting events from callbacks.
-final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
-    func append(_ element: Element) { storage.withLock { $0.append(element) } }
-    var values: [Element] { storage.withLock { $0 } }
-}
 
 /// A hook that reports `willSend` through an async stream, so a test can wait for a request
 /// to be on its way before cancelling it.
@@ -125,23 +116,7 @@ final class SendSignal: HTTPHook {
     }
 }
 
-extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
 
-    var success: Success? {
-        if case .success(let value) = self { return value }
-        return nil
-    }
-}
-
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("chain-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 /// A response for pure tests of decoding helpers (no I/O).
 func makeResponse(_ body: String, status: Int = 200, contentType: String = "application/json") -> HTTPResponse {

@@ -45,28 +45,10 @@ final class LocalTLSServer: Sendable {
 
     var url: URL { URL(string: "https://127.0.0.1:\(port)/") ?? URL(fileURLWithPath: "/") }
 
-    /// Reads s_server's output until it prints `ACCEPT 127.0.0.1:<port>` (bounded by EOF).
     private static func acceptedPort(from handle: FileHandle) async throws -> Int {
-        let port: Int? = await withCheckedContinuation { continuation in
-            // Keeps draining the pipe after the port is known, so s_server never blocks on a full pipe.
-            Thread.detachNewThread {
-                var text = ""
-                var resumed = false
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    guard !resumed else { continue }
-                    text += String(decoding: data, as: UTF8.self)
-                    if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }),
-                       let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-                        resumed = true
-                        continuation.resume(returning: port)
-                    }
-                }
-                if !resumed { continuation.resume(returning: nil) }
-            }
+        guard let port = await OpenSSLServerOutput.acceptedPort(from: handle) else {
+            throw TestFailure("openssl s_server did not start")
         }
-        guard let port else { throw TestFailure("openssl s_server did not start") }
         return port
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import SampleServer
 import Synchronization
+@_exported import TestSupport
 
 /// One sample server for the whole test process, on a free loopback port. Tests that count
 /// connections start their own (see `withPrivateServer`).
@@ -23,10 +24,6 @@ enum TestServer {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// Runs `body` with a server of its own, stopped afterwards, for tests that count connections.
 func withPrivateServer<T>(_ body: (SampleServer) async throws -> T) async throws -> T {
@@ -45,27 +42,5 @@ extension HTTPClient {
     }
 }
 
-/// A thread-safe list for collecting events from callbacks.
-final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
-    func append(_ element: Element) { storage.withLock { $0.append(element) } }
-    var values: [Element] { storage.withLock { $0 } }
-}
 
-extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
 
-    var success: Success? {
-        if case .success(let value) = self { return value }
-        return nil
-    }
-}
-
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("chain-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
+@_exported import TestSupport
 #endif
 
 // Shared helpers of the hardening suites. Every wait is on an event with a bounded timeout;
@@ -37,10 +38,6 @@ enum Clients {
         maximumConnectionsPerHost: 32, maximumConcurrentRequestsPerHost: 32, maximumIdleConnections: 8))
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// A unique query value: the client shares one transfer between identical GETs in flight, and
 /// parallel tests must not share theirs.
@@ -57,13 +54,6 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     }
 }
 
-/// A fresh directory under the temporary directory.
-func temporaryDirectory(_ label: String = "hardening") throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("chain-\(label)-\(UUID().uuidString)",
-                                                                            isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 /// A port on 127.0.0.1 that nothing listens on: bound by the kernel's choice, then closed.
 func closedPort() throws -> UInt16 {
@@ -88,52 +78,6 @@ func closedPort() throws -> UInt16 {
 
 // MARK: Collecting callbacks
 
-/// Collects values from any thread; a test waits for a count with a bounded timeout.
-final class Recorder<Value: Sendable>: Sendable {
-    private struct State {
-        var values: [Value] = []
-        var waiters: [UUID: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
-    }
-
-    private let state = Mutex(State())
-
-    init() {}
-
-    func append(_ value: Value) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.values.append(value)
-            let due = state.waiters.filter { $0.value.count <= state.values.count }
-            for id in due.keys { state.waiters[id] = nil }
-            return due.values.map(\.continuation)
-        }
-        for continuation in ready { continuation.resume() }
-    }
-
-    var values: [Value] { state.withLock { $0.values } }
-    var count: Int { state.withLock { $0.values.count } }
-
-    /// Waits until at least `count` values arrived or `timeout` seconds passed; returns what arrived.
-    @discardableResult
-    func wait(for count: Int, timeout: TimeInterval = 30) async -> [Value] {
-        let id = UUID()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if state.values.count >= count { return true }
-                state.waiters[id] = (count, continuation)
-                return false
-            }
-            if done {
-                continuation.resume()
-                return
-            }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
-                waiter?.continuation.resume()
-            }
-        }
-        return values
-    }
-}
 
 /// What one delivery said, in a form both front ends can report.
 enum Outcome: Sendable, CustomStringConvertible {
@@ -282,12 +226,6 @@ extension HTTPClient {
     }
 }
 
-extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}
 
 // MARK: Open files
 

@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+// Helpers every test target shared as copies; one module now (`@_exported` by each target's
+// support file). Test-only: nothing here is part of the library.
+
+/// A test failure with a message, for `throw` in helpers.
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Collects values from any thread; a test may wait for a count with a bounded timeout.
+public final class Recorder<Value: Sendable>: Sendable {
+    private struct State {
+        var values: [Value] = []
+        var waiters: [UUID: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public func append(_ value: Value) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.values.append(value)
+            let due = state.waiters.filter { $0.value.count <= state.values.count }
+            for id in due.keys { state.waiters[id] = nil }
+            return due.values.map(\.continuation)
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    public var values: [Value] { state.withLock { $0.values } }
+    public var count: Int { state.withLock { $0.values.count } }
+
+    /// Waits until at least `count` values arrived or `timeout` seconds passed; returns what arrived.
+    @discardableResult
+    public func wait(for count: Int, timeout: TimeInterval = 30) async -> [Value] {
+        let id = UUID()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.values.count >= count { return true }
+                state.waiters[id] = (count, continuation)
+                return false
+            }
+            if done {
+                continuation.resume()
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
+                waiter?.continuation.resume()
+            }
+        }
+        return values
+    }
+}
+
+extension Result {
+    /// The failure, or `nil`.
+    public var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+
+    /// The success value, or `nil`.
+    public var success: Success? {
+        if case .success(let value) = self { return value }
+        return nil
+    }
+}
+
+/// A fresh directory under the temporary directory, named `chain-<label>-<UUID>`.
+public func temporaryDirectory(_ label: String = "tests") throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("chain-\(label)-\(UUID().uuidString)",
+                                                                            isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Reading `openssl s_server`'s output for the port it bound (`ACCEPT 127.0.0.1:<port>`).
+public enum OpenSSLServerOutput {
+    /// The port, or `nil` when the process ended without printing one. The pipe is drained
+    /// until EOF afterwards, so s_server never blocks on a full pipe.
+    public static func acceptedPort(from handle: FileHandle) async -> Int? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var text = ""
+                var resumed = false
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    guard !resumed else { continue }
+                    text += String(decoding: data, as: UTF8.self)
+                    if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }),
+                       let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+                        resumed = true
+                        continuation.resume(returning: port)
+                    }
+                }
+                if !resumed { continuation.resume(returning: nil) }
+            }
+        }
+    }
+}
