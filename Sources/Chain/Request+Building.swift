@@ -91,7 +91,7 @@ extension Request {
         let url: URL
         switch location {
         case .url(let given):
-            url = given.host == nil && given.scheme == nil ? try Request.resolve(given.relativeString, against: baseURL) : given
+            url = given.scheme == nil && given.host == nil ? try Request.resolve(given.relativeString, against: baseURL) : given
         case .string(let string):
             let trimmed = string.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, let parsed = URL(string: trimmed) else {

@@ -125,28 +125,31 @@ public final class HTTPClient: Sendable {
     }
 
     /// Hands one validated transfer to the engine on behalf of `task`, sharing an identical
-    /// `GET`/`HEAD` already in flight when `coalesces` is set.
+    /// `GET`/`HEAD` already in flight when `coalesces` is set. `completion` always runs on
+    /// `queue` (the pipeline relies on it), a request refused here included.
     func startTransfer(_ request: HTTPRequest, task: HTTPTask, engine: CurlEngine, queue: DispatchQueue,
                        coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
                        completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
+        let target: TransferTarget
         do {
-            try HTTPClient.validate(request)
+            target = try HTTPClient.validate(request)
         } catch {
-            completion(.failure(error))
+            queue.async { completion(.failure(error)) }
             return
         }
         let cancelled = NetworkError(.cancelled, "the request was cancelled")
         if coalesces, TransferCoalescer.canCoalesce(request) {
-            let (transfer, cancel) = coalescer.join(request, engine: engine, queue: queue, progress: progress,
-                                                    completion: completion)
+            let (transfer, cancel) = coalescer.join(request, target: target, engine: engine, queue: queue,
+                                                    progress: progress, completion: completion)
             if let transfer { engine.add(transfer) }
             // Attaching after joining: a cancel that raced ahead still leaves the group cleanly.
             if !task.attach(request: request, cancel: cancel) { cancel() }
             return
         }
-        let transfer = CurlTransfer(request: request, callbackQueue: queue, progress: progress, completion: completion)
+        let transfer = CurlTransfer(request: request, target: target, callbackQueue: queue, progress: progress,
+                                    completion: completion)
         guard task.attach(request: request, cancel: { engine.cancel(transfer) }) else {
-            completion(.failure(cancelled))
+            queue.async { completion(.failure(cancelled)) }
             return
         }
         engine.add(transfer)
@@ -170,17 +173,20 @@ public final class HTTPClient: Sendable {
 
     /// Checks what libcurl would otherwise reject late or, worse, send: the scheme, the host,
     /// the method token, header injection, and files that must exist.
-    static func validate(_ request: HTTPRequest) throws(NetworkError) {
-        let scheme = request.url.scheme?.lowercased() ?? ""
+    /// - Returns: the URL facts the transfer needs, each worked out once here.
+    static func validate(_ request: HTTPRequest) throws(NetworkError) -> TransferTarget {
+        let url = request.url
+        let scheme = url.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else {
             throw NetworkError(.unsupportedScheme, "only http and https are allowed, not \(scheme.isEmpty ? "a URL without a scheme" : "\(scheme)://")")
         }
-        guard let host = request.url.host, !host.isEmpty else {
-            throw NetworkError(.invalidURL, "the URL has no host: \(request.url.absoluteString)")
+        let urlString = url.absoluteString
+        guard let host = url.host, !host.isEmpty else {
+            throw NetworkError(.invalidURL, "the URL has no host: \(urlString)")
         }
         // libcurl refuses strings over CURL_MAX_INPUT_LENGTH (8,000,000 bytes) with a bare
         // BAD_FUNCTION_ARGUMENT; say what is wrong instead.
-        let urlLength = request.url.absoluteString.utf8.count
+        let urlLength = urlString.utf8.count
         guard urlLength <= 8_000_000 else {
             throw NetworkError(.invalidRequest, "the URL is \(urlLength) bytes long; libcurl accepts at most 8,000,000 (send large parameters in the body)")
         }
@@ -208,6 +214,8 @@ public final class HTTPClient: Sendable {
                 throw NetworkError(.fileIO, "the download directory \(directory) does not exist")
             }
         }
+        return TransferTarget(urlString: urlString, hostKey: "\(scheme)://\(host.lowercased()):\(url.port ?? -1)",
+                              isHTTPS: scheme == "https")
     }
 
     private static func requireReadableFile(_ url: URL) throws(NetworkError) {

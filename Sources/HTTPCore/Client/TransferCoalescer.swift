@@ -35,7 +35,7 @@ final class TransferCoalescer: Sendable {
 
     /// Joins the group for `request` or starts one. Returns the transfer to hand to the engine
     /// (only for a new group) and the action that cancels this subscriber.
-    func join(_ request: HTTPRequest, engine: CurlEngine, queue: DispatchQueue,
+    func join(_ request: HTTPRequest, target: TransferTarget, engine: CurlEngine, queue: DispatchQueue,
               progress: (@Sendable (TransferProgress) -> Void)?,
               completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
         -> (newTransfer: CurlTransfer?, cancel: @Sendable () -> Void) {
@@ -58,7 +58,7 @@ final class TransferCoalescer: Sendable {
                 groups[request] = group
                 return (group.id, nil)
             }
-            let transfer = CurlTransfer(request: request, callbackQueue: queue, progress: fanOutProgress,
+            let transfer = CurlTransfer(request: request, target: target, callbackQueue: queue, progress: fanOutProgress,
                                         completion: fanOutCompletion)
             groups[request] = Group(id: candidateID, leaderID: subscriber.id, transfer: transfer, subscribers: [subscriber])
             return (candidateID, transfer)

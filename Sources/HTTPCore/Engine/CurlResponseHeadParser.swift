@@ -56,6 +56,8 @@ struct CurlResponseHeadParser {
     private mutating func startHead(statusLine: UnsafeRawBufferPointer) {
         headCount += 1
         headers = HTTPHeaders()
+        // Typical responses carry 5 to 15 fields; growing from empty would reallocate 4 times.
+        headers.reserveCapacity(16)
         isHeadComplete = false
         let parts = statusLine.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
         let version = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""

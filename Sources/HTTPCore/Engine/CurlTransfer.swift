@@ -20,8 +20,11 @@ final class CurlTransfer: @unchecked Sendable {
     let progressHandler: (@Sendable (TransferProgress) -> Void)?
     private let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
 
+    /// The URL facts worked out when the request was checked.
+    let target: TransferTarget
+
     /// Scheme, host and port: the unit of the per-host cap.
-    let hostKey: String
+    var hostKey: String { target.hostKey }
 
     /// Set from any thread by ``HTTPTask/cancel()``; read on the loop thread.
     let isCancelRequested = Atomic<Bool>(false)
@@ -43,18 +46,21 @@ final class CurlTransfer: @unchecked Sendable {
     private var downloadStarted = false
     private var resumeOffset: Int64 = 0
     private var isFinished = false
-    private var lastReport: [TransferProgress.Direction: (bytes: Int64, time: UInt64)] = [:]
+    /// The last progress sent per direction (bytes, uptime in ns); `nil` before the first.
+    private var lastDownloadReport: (bytes: Int64, time: UInt64)?
+    private var lastUploadReport: (bytes: Int64, time: UInt64)?
+    /// The closing progress reports, sent in the completion's block (one hop, not two).
+    private var finalReports: [TransferProgress] = []
     private var retainedSelf: Unmanaged<CurlTransfer>?
 
-    init(request: HTTPRequest, callbackQueue: DispatchQueue,
+    init(request: HTTPRequest, target: TransferTarget, callbackQueue: DispatchQueue,
          progress: (@Sendable (TransferProgress) -> Void)?,
          completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
         self.request = request
+        self.target = target
         self.callbackQueue = callbackQueue
         self.progressHandler = progress
         self.completion = completion
-        let url = request.url
-        hostKey = "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port ?? -1)"
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -123,7 +129,7 @@ final class CurlTransfer: @unchecked Sendable {
         retainedSelf = retained
         let me = retained.toOpaque()
 
-        try set(CURLOPT_URL, request.url.absoluteString)
+        try set(CURLOPT_URL, target.urlString)
         try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         try set(CURLOPT_PRIVATE, pointer: me)
         try set(CURLOPT_WRITEDATA, pointer: me)
@@ -177,7 +183,7 @@ final class CurlTransfer: @unchecked Sendable {
         case .http2PriorKnowledge: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
         // Wait for a connection that may multiplex (HTTP/2) rather than opening another one.
-        try set(CURLOPT_PIPEWAIT, request.url.scheme?.lowercased() == "https" ? 1 : 0)
+        try set(CURLOPT_PIPEWAIT, target.isHTTPS ? 1 : 0)
     }
 
     private func configureMethodAndBody(handle: UnsafeMutableRawPointer) throws(NetworkError) {
@@ -368,21 +374,34 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func didProgress(dlTotal: curl_off_t, dlNow: curl_off_t, ulTotal: curl_off_t, ulNow: curl_off_t) -> Int32 {
         if isCancelRequested.load(ordering: .relaxed) { return 1 }  // abort now; finish() reports the cancel
+        // libcurl calls this on every pass of its loop; read the clock only when a count grew.
+        let download = Int64(dlNow), upload = Int64(ulNow)
+        guard download > (lastDownloadReport?.bytes ?? 0) || upload > (lastUploadReport?.bytes ?? 0) else { return 0 }
         let now = DispatchTime.now().uptimeNanoseconds
-        report(.download, now: Int64(dlNow), total: Int64(dlTotal), at: now, force: false)
-        report(.upload, now: Int64(ulNow), total: Int64(ulTotal), at: now, force: false)
+        if let progress = report(.download, now: download, total: Int64(dlTotal), at: now, force: false) {
+            send(progress)
+        }
+        if let progress = report(.upload, now: upload, total: Int64(ulTotal), at: now, force: false) {
+            send(progress)
+        }
         return 0
     }
 
-    /// Sends a report when the count grew and 50 ms have passed since the last one (or `force`).
-    private func report(_ direction: TransferProgress.Direction, now bytes: Int64, total: Int64, at time: UInt64, force: Bool) {
+    /// The report to send when the count grew and 50 ms have passed since the last one (or
+    /// `force`), recorded as sent; `nil` when there is nothing to send.
+    private func report(_ direction: TransferProgress.Direction, now bytes: Int64, total: Int64, at time: UInt64,
+                        force: Bool) -> TransferProgress? {
+        guard progressHandler != nil else { return nil }
+        let last = direction == .download ? lastDownloadReport : lastUploadReport
+        if let last, bytes <= last.bytes { return nil }
+        if !force, bytes == 0 { return nil }
+        if !force, let last, time - last.time < 50_000_000 { return nil }
+        if direction == .download { lastDownloadReport = (bytes, time) } else { lastUploadReport = (bytes, time) }
+        return TransferProgress(direction: direction, completedBytes: bytes, totalBytes: total > 0 ? total : nil)
+    }
+
+    private func send(_ progress: TransferProgress) {
         guard let progressHandler else { return }
-        let last = lastReport[direction]
-        if let last, bytes <= last.bytes { return }
-        if !force, bytes == 0 { return }
-        if !force, let last, time - last.time < 50_000_000 { return }
-        lastReport[direction] = (bytes, time)
-        let progress = TransferProgress(direction: direction, completedBytes: bytes, totalBytes: total > 0 ? total : nil)
         callbackQueue.async { progressHandler(progress) }
     }
 
@@ -420,8 +439,12 @@ final class CurlTransfer: @unchecked Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             let downloaded = info(CURLINFO_SIZE_DOWNLOAD_T)
             let uploaded = info(CURLINFO_SIZE_UPLOAD_T)
-            if uploaded > 0 { report(.upload, now: uploaded, total: uploaded, at: now, force: true) }
-            report(.download, now: downloaded, total: downloaded, at: now, force: true)
+            if uploaded > 0, let progress = report(.upload, now: uploaded, total: uploaded, at: now, force: true) {
+                finalReports.append(progress)
+            }
+            if let progress = report(.download, now: downloaded, total: downloaded, at: now, force: true) {
+                finalReports.append(progress)
+            }
         }
         return .success(response)
     }
@@ -460,7 +483,15 @@ final class CurlTransfer: @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         let completion = self.completion
-        callbackQueue.async { completion(result) }
+        guard let progressHandler, !finalReports.isEmpty else {
+            callbackQueue.async { completion(result) }
+            return
+        }
+        let reports = finalReports
+        callbackQueue.async {
+            for progress in reports { progressHandler(progress) }
+            completion(result)
+        }
     }
 
     /// Releases every C resource and the retain taken in `configure`. The easy handle must

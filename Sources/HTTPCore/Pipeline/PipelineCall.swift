@@ -52,15 +52,15 @@ final class PipelineCall<Value>: Sendable {
                 finish(.failure(error), request: task.originalRequest, isFinal: true)
             case .success(let request):
                 guard let cache = options.cache else {
-                    transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { [self] in
-                        finish($0, request: request, isFinal: true)
+                    transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { [self] result, isOnQueue in
+                        finish(result, request: request, isFinal: true, isOnQueue: isOnQueue)
                     }
                     return
                 }
                 let plan = self.plan
                 cache.run(request, isCacheable: { (try? plan.validate($0)) != nil },
                           network: { [self] request, done in
-                              transport(request, context: RetryContext(attempt: 1, totalDelay: 0), done: done)
+                              transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { result, _ in done(result) }
                           },
                           deliver: { [self] result, isFinal in finish(result, request: request, isFinal: isFinal) })
             }
@@ -85,36 +85,44 @@ final class PipelineCall<Value>: Sendable {
     }
 
     /// One transfer, then the retry decision; retries re-adapt the original request.
+    ///
+    /// `done` learns whether it runs on the callback queue: without interceptors the retry
+    /// decision is immediate, so the transfer's completion (always on the queue) is the
+    /// delivery's block and `finish` need not queue another one.
     private func transport(_ request: HTTPRequest, context: RetryContext,
-                           done: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
+                           done: @escaping @Sendable (Result<HTTPResponse, NetworkError>, _ isOnQueue: Bool) -> Void) {
         openContextIfNeeded(for: request)
         if let stub = options.stub {
             let answer: @Sendable () -> Void = { [self] in
                 if task.isCancelled {
-                    done(.failure(NetworkError(.cancelled, "the request was cancelled")))
+                    done(.failure(NetworkError(.cancelled, "the request was cancelled")), false)
                 } else {
-                    done(stub.error.map { .failure($0) } ?? .success(stub.response(for: request)))
+                    done(stub.error.map { .failure($0) } ?? .success(stub.response(for: request)), false)
                 }
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + max(0, stub.delay), execute: answer)
             return
         }
         guard let engine else {
-            done(.failure(client.startupError ?? NetworkError(.transport, "libcurl is not available")))
+            done(.failure(client.startupError ?? NetworkError(.transport, "libcurl is not available")), false)
             return
         }
         let progress = makeProgressHandler()
         client.startTransfer(request, task: task, engine: engine, queue: queue,
                              coalesces: options.coalescesIdenticalRequests, progress: progress) { [self] result in
+            guard !interceptors.isEmpty else {
+                done(result, true)
+                return
+            }
             decideRetry(request, result: result, context: context) { [self] decision in
                 switch decision {
                 case .doNotRetry:
-                    done(result)
+                    done(result, false)
                 case .fail(let error):
-                    done(.failure(error))
+                    done(.failure(error), false)
                 case .retry(let delay):
                     guard !task.isCancelled else {
-                        done(.failure(NetworkError(.cancelled, "the request was cancelled")))
+                        done(.failure(NetworkError(.cancelled, "the request was cancelled")), false)
                         return
                     }
                     let again: @Sendable () -> Void = { [self] in
@@ -123,7 +131,7 @@ final class PipelineCall<Value>: Sendable {
                             case .success(let request):
                                 let next = RetryContext(attempt: context.attempt + 1, totalDelay: context.totalDelay + max(0, delay))
                                 transport(request, context: next, done: done)
-                            case .failure(let error): done(.failure(error))
+                            case .failure(let error): done(.failure(error), false)
                             }
                         }
                     }
@@ -160,8 +168,10 @@ final class PipelineCall<Value>: Sendable {
     /// Validates and decodes on the callback queue, tells the hooks, delivers.
     ///
     /// The hook pairing is decided here, synchronously, so it follows the order in which the
-    /// steps report (the cache step never reports concurrently); the work itself is queued.
-    private func finish(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, isFinal: Bool) {
+    /// steps report (the cache step never reports concurrently); the work itself is queued,
+    /// unless the caller already runs on the callback queue (`isOnQueue`).
+    private func finish(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, isFinal: Bool,
+                        isOnQueue: Bool = false) {
         let pairing: (context: HookContext, needsAnnouncing: Bool)? = state.withLock { state in
             guard !state.isFinalDelivered else { return nil }
             if isFinal { state.isFinalDelivered = true }
@@ -173,18 +183,28 @@ final class PipelineCall<Value>: Sendable {
             return (HookContext(id: PipelineIDs.next(), request: request, origin: options.origin), true)
         }
         guard let (context, needsAnnouncing) = pairing else { return }
-        queue.async { [self] in
-            if needsAnnouncing { hooks.forEach { $0.willSend(context) } }
-            let delivery = makeDelivery(result, request: request, isFinal: isFinal)
-            switch delivery.result {
-            case .success:
-                if let response = delivery.response { hooks.forEach { $0.didFinish(context, response: response) } }
-            case .failure(let error):
-                hooks.forEach { $0.didFail(context, error: error) }
+        if isOnQueue {
+            report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
+        } else {
+            queue.async { [self] in
+                report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
             }
-            if isFinal { task.markCompleted(response: delivery.response) }
-            deliver(delivery)
         }
+    }
+
+    /// The delivery itself, on the callback queue.
+    private func report(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, isFinal: Bool,
+                        context: HookContext, needsAnnouncing: Bool) {
+        if needsAnnouncing { hooks.forEach { $0.willSend(context) } }
+        let delivery = makeDelivery(result, request: request, isFinal: isFinal)
+        switch delivery.result {
+        case .success:
+            if let response = delivery.response { hooks.forEach { $0.didFinish(context, response: response) } }
+        case .failure(let error):
+            hooks.forEach { $0.didFail(context, error: error) }
+        }
+        if isFinal { task.markCompleted(response: delivery.response) }
+        deliver(delivery)
     }
 
     private func makeDelivery(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest,

@@ -69,6 +69,11 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         fields.contains { $0.name.caseInsensitiveEquals(name) }
     }
 
+    /// Makes room for `count` fields, so a parser adding them one by one does not regrow the array.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any existing ones of the same name.
     public mutating func add(name: String, value: String) {
         fields.append(Field(name: name, value: value))
@@ -81,6 +86,9 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// This list with `other`'s fields set on top (each name in `other` replaces this list's).
     public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+        // Most calls merge with an empty side (no per-request headers, or no defaults).
+        if other.isEmpty { return self }
+        if isEmpty { return other }
         var result = self
         for name in other.names { result.remove(name: name) }
         result.fields.append(contentsOf: other.fields)
@@ -143,12 +151,22 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 }
 
 extension String {
-    /// ASCII case-insensitive comparison, enough for header names (which are tokens).
+    /// ASCII case-insensitive comparison, enough for header names (which are tokens). Runs
+    /// for every header lookup, so it compares the UTF-8 buffers directly when they are
+    /// contiguous (native strings are) instead of zipping two UTF-8 views.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        let a = utf8, b = other.utf8
-        guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        guard utf8.count == other.utf8.count else { return false }
+        let contiguous = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in
+                for index in 0..<a.count where !String.asciiCaseInsensitiveEqual(a[index], b[index]) { return false }
+                return true
+            }
         }
+        if let contiguous = contiguous ?? nil { return contiguous }
+        return zip(utf8, other.utf8).allSatisfy(String.asciiCaseInsensitiveEqual)
+    }
+
+    private static func asciiCaseInsensitiveEqual(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
     }
 }

@@ -2,7 +2,73 @@ import Foundation
 
 /// Everything the engine needs to perform one HTTP exchange. A plain value: copy it, change
 /// it, send it as often as you like.
+///
+/// Copy-on-write: the fields live in one shared box, so the many hand-offs of a request
+/// through the pipeline (interceptors, retries, coalescing, the engine) copy a reference,
+/// not a dozen fields; a change copies the box only when another value still shares it.
 public struct HTTPRequest: Sendable, Hashable {
+    /// The fields. A box is never changed while it is shared (see `storageForWriting`).
+    private final class Storage: @unchecked Sendable {
+        // Why @unchecked Sendable: every `var` below is written only through
+        // `storageForWriting`, i.e. while exactly one HTTPRequest value holds the box, so a
+        // box other values (or threads) can see is never written again.
+        var url: URL
+        var method: HTTPMethod
+        var headers: HTTPHeaders
+        var body: HTTPBody
+        var timeouts: Timeouts
+        var maximumResponseSize: Int64
+        var redirectPolicy: RedirectPolicy
+        var tls: TLSOptions
+        var httpVersion: HTTPVersionPreference
+        var download: DownloadOptions?
+        var priority: RequestPriority
+
+        init(url: URL, method: HTTPMethod, headers: HTTPHeaders, body: HTTPBody, timeouts: Timeouts,
+             maximumResponseSize: Int64, redirectPolicy: RedirectPolicy, tls: TLSOptions,
+             httpVersion: HTTPVersionPreference, download: DownloadOptions?, priority: RequestPriority) {
+            self.url = url
+            self.method = method
+            self.headers = headers
+            self.body = body
+            self.timeouts = timeouts
+            self.maximumResponseSize = maximumResponseSize
+            self.redirectPolicy = redirectPolicy
+            self.tls = tls
+            self.httpVersion = httpVersion
+            self.download = download
+            self.priority = priority
+        }
+
+        func copy() -> Storage {
+            Storage(url: url, method: method, headers: headers, body: body, timeouts: timeouts,
+                    maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy, tls: tls,
+                    httpVersion: httpVersion, download: download, priority: priority)
+        }
+
+        func hasEqualFields(to other: Storage) -> Bool {
+            method == other.method && url == other.url && headers == other.headers && body == other.body
+                && timeouts == other.timeouts && maximumResponseSize == other.maximumResponseSize
+                && redirectPolicy == other.redirectPolicy && tls == other.tls && httpVersion == other.httpVersion
+                && download == other.download && priority == other.priority
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box, copied first when another value shares it.
+    private var storageForWriting: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    /// Compares every field; two copies of one value compare equal without looking at them.
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.hasEqualFields(to: rhs.storage)
+    }
+
     /// Hashes the method and URL only: equal requests still hash equally, and the traffic
     /// coalescer hashes every `GET`, where hashing headers, TLS options and timeouts showed up
     /// in profiles. Equality still compares everything.
@@ -13,33 +79,66 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// The URL. Only `http` and `https` are accepted; anything else fails with
     /// ``NetworkError/Kind/unsupportedScheme`` before libcurl sees it.
-    public var url: URL
+    public var url: URL {
+        get { storage.url }
+        set { storageForWriting.url = newValue }
+    }
     /// The method. Default `GET`.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.method }
+        set { storageForWriting.method = newValue }
+    }
     /// The header fields. Default: none (the engine adds `User-Agent`, `Accept-Encoding`
     /// and, for bodies, `Content-Length`).
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        _modify { yield &storageForWriting.headers }
+    }
     /// The body. Default ``HTTPBody/none``.
-    public var body: HTTPBody
+    public var body: HTTPBody {
+        get { storage.body }
+        set { storageForWriting.body = newValue }
+    }
     /// Connect, idle and total timeouts. Default ``Timeouts/init(connect:idle:total:)``'s defaults.
-    public var timeouts: Timeouts
+    public var timeouts: Timeouts {
+        get { storage.timeouts }
+        _modify { yield &storageForWriting.timeouts }
+    }
     /// The most bytes of (decoded) body accepted in memory before the transfer fails with
     /// ``NetworkError/Kind/responseTooLarge``. Default 100 MiB. Downloads to a file use
     /// ``DownloadOptions/maximumSize`` instead.
-    public var maximumResponseSize: Int64
+    public var maximumResponseSize: Int64 {
+        get { storage.maximumResponseSize }
+        set { storageForWriting.maximumResponseSize = newValue }
+    }
     /// How redirects are handled. Default: follow up to 10, `http` and `https` only.
-    public var redirectPolicy: RedirectPolicy
+    public var redirectPolicy: RedirectPolicy {
+        get { storage.redirectPolicy }
+        set { storageForWriting.redirectPolicy = newValue }
+    }
     /// TLS settings. Default: verify the peer and host name against the system CA store.
-    public var tls: TLSOptions
+    public var tls: TLSOptions {
+        get { storage.tls }
+        _modify { yield &storageForWriting.tls }
+    }
     /// Whether to negotiate HTTP/2. Default ``HTTPVersionPreference/automatic``
     /// (HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise).
-    public var httpVersion: HTTPVersionPreference
-    /// When set, the body is written to a file instead of memory.
-    public var download: DownloadOptions?
+    public var httpVersion: HTTPVersionPreference {
+        get { storage.httpVersion }
+        set { storageForWriting.httpVersion = newValue }
+    }
+    /// When set, the body is written to a file instead of memory. Default `nil`.
+    public var download: DownloadOptions? {
+        get { storage.download }
+        _modify { yield &storageForWriting.download }
+    }
     /// Which waiting request to the same host starts first when the client's per-host cap
     /// (``HTTPClient/Configuration/maximumConcurrentRequestsPerHost``) is reached.
     /// Default ``RequestPriority/normal``; equal priorities start in the order they were sent.
-    public var priority: RequestPriority
+    public var priority: RequestPriority {
+        get { storage.priority }
+        set { storageForWriting.priority = newValue }
+    }
 
     /// Makes a request. Every argument but the URL has the default stated on its property.
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none,
@@ -47,17 +146,9 @@ public struct HTTPRequest: Sendable, Hashable {
                 redirectPolicy: RedirectPolicy = .follow(maximum: 10), tls: TLSOptions = TLSOptions(),
                 httpVersion: HTTPVersionPreference = .automatic, download: DownloadOptions? = nil,
                 priority: RequestPriority = .normal) {
-        self.url = url
-        self.method = method
-        self.headers = headers
-        self.body = body
-        self.timeouts = timeouts
-        self.maximumResponseSize = maximumResponseSize
-        self.redirectPolicy = redirectPolicy
-        self.tls = tls
-        self.httpVersion = httpVersion
-        self.download = download
-        self.priority = priority
+        storage = Storage(url: url, method: method, headers: headers, body: body, timeouts: timeouts,
+                          maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy, tls: tls,
+                          httpVersion: httpVersion, download: download, priority: priority)
     }
 
     /// Makes a request from a URL string.
