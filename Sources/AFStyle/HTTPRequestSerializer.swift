@@ -18,6 +18,10 @@ public struct HTTPRequestSerializer: Sendable, Hashable {
     /// Seconds without a byte sent or received before a call fails with
     /// ``NetworkError/Kind/timedOut`` (`timeoutInterval` of `NSURLRequest`). Default 60.
     public var timeoutInterval: TimeInterval
+    /// The most body bytes a call accepts in memory before failing with
+    /// ``NetworkError/Kind/responseTooLarge``. Default 100 MiB (``HTTPRequest``'s default).
+    /// Downloads to a file are not held to it (they have their own `maximumSize`).
+    public var maximumResponseSize: Int64 = 100 * 1024 * 1024
 
     /// `AFHTTPRequestSerializer`: parameters in the query for `GET`, `HEAD` and `DELETE`, in
     /// an `application/x-www-form-urlencoded` body for every other method.
@@ -74,6 +78,7 @@ public struct HTTPRequestSerializer: Sendable, Hashable {
         var request = HTTPRequest(url: url, method: method)
         request.headers = httpRequestHeaders.merging(HTTPHeaders(headers ?? [:]))
         request.timeouts.idle = timeoutInterval
+        request.maximumResponseSize = maximumResponseSize
         guard let parameters else { return request }
         let encoding = httpMethodsEncodingParametersInURI.contains(method) ? ParameterEncoding.query : bodyEncoding
         if encoding == .json, !(parameters is [String: Any]), let array = parameters as? [Any] {

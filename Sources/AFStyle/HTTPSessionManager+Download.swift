@@ -34,8 +34,7 @@ extension HTTPSessionManager {
                          success: (@Sendable (SessionTask, URL) -> Void)? = nil,
                          failure: FailureHandler? = nil) -> SessionTask? {
         let target = destination.standardizedFileURL
-        let writeTo = resumesPartialFile ? target : target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).download")
+        let writeTo = resumesPartialFile ? target : ResponsePlan<URL>.temporaryFile(beside: target)
         return download(URLString, method: method, parameters: parameters, headers: headers,
                         options: DownloadOptions(destination: writeTo, resumesPartialFile: resumesPartialFile,
                                                  maximumSize: maximumSize),
@@ -85,22 +84,10 @@ extension HTTPSessionManager {
         let serializer = configuration.responseSerializer
         let written = options.destination
         let isTemporary = !options.resumesPartialFile
-        let plan = ResponsePlan<URL>(validate: { response throws(NetworkError) in
-            try serializer.validateStatus(response)
-        }, decode: { response throws(NetworkError) in
-            if response.fileURL == nil {
-                // An accepted status outside 2xx: the engine kept the body in memory.
-                do {
-                    try response.body.write(to: written)
-                } catch {
-                    throw NetworkError(.fileIO, "cannot write \(written.path): \(error.localizedDescription)",
-                                       response: response, underlyingError: error)
-                }
-            }
-            let target = finalURL(written, response)
-            if isTemporary { try HTTPSessionManager.moveReplacing(written, to: target, response: response) }
-            return target
-        })
+        let plan = ResponsePlan<URL>.download(writtenTo: written, movesIntoPlace: isTemporary,
+                                              validateStatus: { response throws(NetworkError) in
+                                                  try serializer.validateStatus(response)
+                                              }, finalURL: finalURL)
         return send(configuration: configuration, build: { configuration throws(NetworkError) in
             var request = try makeRequest(method, URLString, parameters: parameters, headers: headers,
                                           configuration: configuration)
@@ -111,23 +98,6 @@ extension HTTPSessionManager {
                 try? FileManager.default.removeItem(at: written)
             }
             deliver(task, delivery)
-        }
-    }
-
-    /// Moves a finished download into place, replacing what is there; across file systems it
-    /// copies, as `rename(2)` cannot.
-    static func moveReplacing(_ source: URL, to target: URL, response: HTTPResponse) throws(NetworkError) {
-        guard source.standardizedFileURL != target.standardizedFileURL else { return }
-        if rename(source.path, target.path) == 0 { return }
-        let reason = errno
-        do {
-            guard reason == EXDEV else { throw POSIXError(POSIXErrorCode(rawValue: reason) ?? .EIO) }
-            if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-            try FileManager.default.copyItem(at: source, to: target)
-            try? FileManager.default.removeItem(at: source)
-        } catch {
-            throw NetworkError(.fileIO, "cannot move the download to \(target.path): \(error.localizedDescription)",
-                               response: response, underlyingError: error)
         }
     }
 }

@@ -75,6 +75,10 @@ public struct ChainConfiguration: Sendable {
     /// Whether requests answer from sample data instead of the network (Moya's stub
     /// closure). Default ``StubBehavior/never``.
     public var stubBehavior: StubBehavior
+    /// TLS settings of requests that do not set their own (``Request/tls(_:)``): a CA file, a
+    /// pinned public key, a client certificate. Default `TLSOptions()`: the peer and host name
+    /// are verified against the system CA store.
+    public var tls = TLSOptions()
 
     /// The default callback queue: one serial queue, `chain.callbacks`, shared by every
     /// configuration that does not name another.

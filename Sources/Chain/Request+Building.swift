@@ -59,7 +59,11 @@ extension Request {
         var timeouts = self.timeouts ?? configuration.timeouts
         if let totalTimeout { timeouts.total = totalTimeout }
         var request = HTTPRequest(url: url, method: method, headers: configuration.headers.merging(headers),
-                                  timeouts: timeouts)
+                                  timeouts: timeouts, tls: tls ?? configuration.tls)
+        if let redirectPolicy { request.redirectPolicy = redirectPolicy }
+        if let maximumResponseSize { request.maximumResponseSize = maximumResponseSize }
+        if let priority { request.priority = priority }
+        if let httpVersion { request.httpVersion = httpVersion }
         let encoder = self.encoder ?? configuration.encoder
         if let queryParameters {
             try ParameterEncoding.query.encode(try Request.dictionary(queryParameters, encoder: encoder), into: &request)

@@ -132,6 +132,48 @@ extension Request {
         return copy
     }
 
+    /// TLS settings for this request: a CA file, a pinned public key, a client certificate
+    /// (see ``TLSOptions``). Default: the configuration's ``ChainConfiguration/tls``, which
+    /// verifies the peer and host name against the system CA store.
+    public func tls(_ options: TLSOptions) -> Request {
+        var copy = self
+        copy.tls = options
+        return copy
+    }
+
+    /// How redirects are handled: `.follow(maximum:)` (`http` and `https` only) or `.none`
+    /// to get the 3xx response itself. Default `.follow(maximum: 10)`.
+    public func redirects(_ policy: RedirectPolicy) -> Request {
+        var copy = self
+        copy.redirectPolicy = policy
+        return copy
+    }
+
+    /// The most body bytes accepted in memory; a larger body fails with
+    /// ``NetworkError/Kind/responseTooLarge``. Default 100 MiB. For big files use
+    /// ``download(to:resumesPartialFile:maximumSize:completion:)``, which streams to disk.
+    public func maximumResponseSize(_ bytes: Int64) -> Request {
+        var copy = self
+        copy.maximumResponseSize = bytes
+        return copy
+    }
+
+    /// Which waiting request to the same host starts first when the client's per-host cap is
+    /// reached. Default ``RequestPriority/normal``.
+    public func priority(_ priority: RequestPriority) -> Request {
+        var copy = self
+        copy.priority = priority
+        return copy
+    }
+
+    /// Which HTTP version to negotiate. Default ``HTTPVersionPreference/automatic`` (HTTP/2
+    /// over TLS when the server offers it, HTTP/1.1 otherwise).
+    public func httpVersion(_ version: HTTPVersionPreference) -> Request {
+        var copy = self
+        copy.httpVersion = version
+        return copy
+    }
+
     /// How the response cache is used. Default: the configuration's
     /// ``ChainConfiguration/cachePolicy`` (`nil`: no cache). With `.fileFirst`, a hit calls the
     /// completion twice: the stored copy, then the network result.

@@ -64,6 +64,11 @@ public struct Request: Sendable {
     var explicitBody: ExplicitBody?
     var timeouts: Timeouts?
     var totalTimeout: TimeInterval?
+    var tls: TLSOptions?
+    var redirectPolicy: RedirectPolicy?
+    var maximumResponseSize: Int64?
+    var priority: RequestPriority?
+    var httpVersion: HTTPVersionPreference?
     var cachePolicy: CachePolicy??
     var ignoredCacheParameters: Set<String> = []
     var validation: StatusValidation?

@@ -25,11 +25,25 @@ struct FuzzRegressionTests {
     }
 
     /// A status code of twenty digits: only the first three are read. Defence: the parser's
-    /// `prefix(3)` — without it `code * 10 + digit` overflows and traps.
+    /// three-digit limit — without it `code * 10 + digit` overflows and traps.
     @Test func anOverlongStatusCodeDoesNotOverflow() {
         let parser = parse(Array("HTTP/1.1 99999999999999999999999 Huge\r\nA: b\r\n\r\n".utf8))
         #expect(parser.statusCode == 999)
         #expect(parser.headers["A"] == "b")
+    }
+
+    /// Status lines read on bytes: every version spelling, codes with and without a reason,
+    /// and a code token that is not all digits (status 0, as before the byte-level reader).
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK", 200, HTTPVersion.http1_1), ("HTTP/1.0 404 Not Found", 404, .http1_0),
+        ("HTTP/2 204", 204, .http2), ("HTTP/2.0 301 Moved", 301, .http2), ("HTTP/3 200", 200, .http3),
+        ("HTTP/1.1   503   Busy", 503, .http1_1), ("HTTP/1.1 2x0 Odd", 0, .http1_1), ("HTTP/1.1 20", 20, .http1_1),
+        ("HTTP/9.9 200", 200, .unknown), ("HTTP/1.1", 0, .http1_1),
+    ])
+    func statusLinesAreReadOnBytes(line: String, status: Int, version: HTTPVersion) {
+        let parser = parse(Array("\(line)\r\n\r\n".utf8))
+        #expect(parser.statusCode == status)
+        #expect(parser.httpVersion == version)
     }
 
     /// Lines the parser must ignore without crashing: a fold before any field, a line that is

@@ -43,9 +43,8 @@ struct AFStyleClient: BenchClient {
                 return result
             }
         case .downloadMemory:
-            // The core's default 100 MiB response limit is below the big file; the facade has no
-            // setting for it, so an interceptor raises it.
-            manager.interceptors = [RaiseResponseLimit()]
+            // The default 100 MiB response limit is below the big file.
+            manager.requestSerializer.maximumResponseSize = 4 << 30
             let send = dataSender(manager, [url])
             return { try Driver.sequential(count: 1, send: send) }
         case .cacheHits:
@@ -155,14 +154,6 @@ struct AFStyleClient: BenchClient {
     }
 }
 
-/// Lets a response into memory up to 4 GiB (the core's default limit is 100 MiB).
-struct RaiseResponseLimit: RequestInterceptor {
-    func adapt(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
-        var request = request
-        request.maximumResponseSize = 4 << 30
-        completion(.success(request))
-    }
-}
 
 /// The number of entries in a store, waited for (the store answers on its own queue).
 func entryCount(_ store: DiskCache) -> Int {

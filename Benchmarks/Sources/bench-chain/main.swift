@@ -33,10 +33,8 @@ struct ChainClient: BenchClient {
             let send = usersSender(request)
             return { try Driver.sequential(count: setup.count, send: send) }
         case .downloadFile:
-            // Chain has no terminal that streams to a file; an interceptor that asks the core for
-            // one (`HTTPRequest.download`) is how an app gets it today.
             let destination = setup.downloadDestination(client: name)
-            let send = voidSender(request.interceptor(StreamToFile(destination: destination)))
+            let send = downloadSender(request, to: destination)
             return {
                 defer { try? FileManager.default.removeItem(at: destination) }
                 var result = try Driver.sequential(count: 1, send: send)
@@ -44,9 +42,8 @@ struct ChainClient: BenchClient {
                 return result
             }
         case .downloadMemory:
-            // The core's default 100 MiB response limit is below the big file; Chain has no
-            // modifier for it, so an interceptor raises it.
-            let send = dataSender([request.interceptor(RaiseResponseLimit())])
+            // The default 100 MiB response limit is below the big file.
+            let send = dataSender([request.maximumResponseSize(4 << 30)])
             return { try Driver.sequential(count: 1, send: send) }
         case .cacheHits:
             return try cacheHits(setup, configuration: configuration)
@@ -148,36 +145,17 @@ struct ChainClient: BenchClient {
         }
     }
 
-    /// `response { }` (`Void`: only success or failure), for the download to a file.
-    private func voidSender(_ request: Request) -> Send {
+    /// `download(to:)`: the body streams to `destination` (through a temporary file moved
+    /// into place, as an app's download would).
+    private func downloadSender(_ request: Request, to destination: URL) -> Send {
         return { _, done in
-            request.response { result in
+            request.download(to: destination) { result in
                 switch result {
                 case .success: done(.success(Outcome(bytes: 0, newConnections: nil)))
                 case .failure(let error): done(.failure(BenchError("\(error)")))
                 }
             }
         }
-    }
-}
-
-/// Streams the body to `destination` instead of memory (the core's `DownloadOptions`).
-struct StreamToFile: RequestInterceptor {
-    let destination: URL
-
-    func adapt(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
-        var request = request
-        request.download = DownloadOptions(destination: destination)
-        completion(.success(request))
-    }
-}
-
-/// Lets a response into memory up to 4 GiB (the core's default limit is 100 MiB).
-struct RaiseResponseLimit: RequestInterceptor {
-    func adapt(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
-        var request = request
-        request.maximumResponseSize = 4 << 30
-        completion(.success(request))
     }
 }
 

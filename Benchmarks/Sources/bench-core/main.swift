@@ -64,7 +64,8 @@ struct CoreClient: BenchClient {
 
     /// Sends `requests[index]`, or the only request for every index when there is one.
     private func sender(_ client: HTTPClient, _ requests: [HTTPRequest], decodeUsers: Bool = false) -> Send {
-        let decoder = JSONDecoder()
+        // The core's own decoder setting, as Chain and AFStyle use it: FastJSON by default.
+        let decoding = JSONDecoding.fast()
         return { index, done in
             let request = requests.count == 1 ? requests[0] : requests[index % requests.count]
             client.send(request) { result in
@@ -76,7 +77,7 @@ struct CoreClient: BenchClient {
                     }
                     if decodeUsers {
                         do {
-                            let users = try decoder.decode([User].self, from: response.body)
+                            let users = try decoding.decode([User].self, from: response.body)
                             guard !users.isEmpty else { throw BenchError("no users decoded") }
                         } catch {
                             done(.failure(BenchError("decoding failed: \(error)")))

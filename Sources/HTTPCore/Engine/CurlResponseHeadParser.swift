@@ -59,22 +59,35 @@ struct CurlResponseHeadParser {
         // Typical responses carry 5 to 15 fields; growing from empty would reallocate 4 times.
         headers.reserveCapacity(16)
         isHeadComplete = false
-        let parts = statusLine.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
-        let version = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        switch version {
-        case "HTTP/1.0": httpVersion = .http1_0
-        case "HTTP/1.1": httpVersion = .http1_1
-        case "HTTP/2", "HTTP/2.0": httpVersion = .http2
-        case "HTTP/3", "HTTP/3.0": httpVersion = .http3
-        default: httpVersion = .unknown
-        }
+        // "HTTP/<version> <code>[ <reason>]", read on bytes: this runs for every response.
+        var index = 0
+        while index < statusLine.count, statusLine[index] != UInt8(ascii: " ") { index += 1 }
+        httpVersion = CurlResponseHeadParser.version(UnsafeRawBufferPointer(rebasing: statusLine[0..<index]))
+        while index < statusLine.count, statusLine[index] == UInt8(ascii: " ") { index += 1 }
+        // The first three bytes of the code token must all be digits (a shorter token counts).
         var code = 0
-        if parts.count > 1 {
-            for byte in parts[1].prefix(3) {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { code = 0; break }
-                code = code * 10 + Int(byte - UInt8(ascii: "0"))
+        var digits = 0
+        while index < statusLine.count, digits < 3, statusLine[index] != UInt8(ascii: " ") {
+            let byte = statusLine[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                code = 0
+                break
             }
+            code = code * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+            index += 1
         }
         statusCode = code
+    }
+
+    /// The version of a status line's first word ("HTTP/1.1", "HTTP/2", ...).
+    private static func version(_ word: UnsafeRawBufferPointer) -> HTTPVersion {
+        guard word.count >= 6, word.starts(with: "HTTP/".utf8) else { return .unknown }
+        let number = UnsafeRawBufferPointer(rebasing: word[5...])
+        if number.elementsEqual("1.1".utf8) { return .http1_1 }
+        if number.elementsEqual("1.0".utf8) { return .http1_0 }
+        if number.elementsEqual("2".utf8) || number.elementsEqual("2.0".utf8) { return .http2 }
+        if number.elementsEqual("3".utf8) || number.elementsEqual("3.0".utf8) { return .http3 }
+        return .unknown
     }
 }

@@ -46,25 +46,35 @@ final class PipelineCall<Value>: Sendable {
     }
 
     func start() {
+        // Without interceptors there is nothing to adapt: skip the asynchronous step.
+        guard !interceptors.isEmpty else {
+            proceed(with: task.originalRequest)
+            return
+        }
         adapt(task.originalRequest) { [self] result in
             switch result {
             case .failure(let error):
                 finish(.failure(error), request: task.originalRequest, isFinal: true)
             case .success(let request):
-                guard let cache = options.cache else {
-                    transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { [self] result, isOnQueue in
-                        finish(result, request: request, isFinal: true, isOnQueue: isOnQueue)
-                    }
-                    return
-                }
-                let plan = self.plan
-                cache.run(request, isCacheable: { (try? plan.validate($0)) != nil },
-                          network: { [self] request, done in
-                              transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { result, _ in done(result) }
-                          },
-                          deliver: { [self] result, isFinal in finish(result, request: request, isFinal: isFinal) })
+                proceed(with: request)
             }
         }
+    }
+
+    /// Everything after adaptation: the cache step when there is one, else the transfer.
+    private func proceed(with request: HTTPRequest) {
+        guard let cache = options.cache else {
+            transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { [self] result, isOnQueue in
+                finish(result, request: request, isFinal: true, isOnQueue: isOnQueue)
+            }
+            return
+        }
+        let plan = self.plan
+        cache.run(request, isCacheable: { (try? plan.validate($0)) != nil },
+                  network: { [self] request, done in
+                      transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { result, _ in done(result) }
+                  },
+                  deliver: { [self] result, isFinal in finish(result, request: request, isFinal: isFinal) })
     }
 
     // MARK: Steps

@@ -1,0 +1,53 @@
+import Foundation
+
+// The download terminal: the body streams to a file in constant memory instead of into
+// memory (Alamofire's `download(_:to:)`). Shares the core's download plan with AFStyle.
+extension Request {
+    /// Starts the request and writes the body to `destination`.
+    ///
+    /// The body first goes to a hidden temporary file beside `destination` and is moved into
+    /// place (replacing an existing file) only when the download succeeded, so `destination`
+    /// never holds a partial or error body — except with `resumesPartialFile`, which writes
+    /// straight to `destination` so that a later call can continue it. Only the status is
+    /// validated (``validate(_:)``, default `200..<300`); envelopes and content types are not
+    /// checked, and the response cache is not used.
+    ///
+    /// - Parameters:
+    ///   - destination: the file to write; its directory must exist (else
+    ///     ``NetworkError/Kind/fileIO``).
+    ///   - resumesPartialFile: continue a partial file at `destination` with a `Range` request;
+    ///     a server that ignores the range gets the file rewritten from the start
+    ///     (see ``DownloadOptions/resumesPartialFile``). Default `false`.
+    ///   - maximumSize: the most bytes written before failing with
+    ///     ``NetworkError/Kind/responseTooLarge``. Default `nil` (no limit).
+    ///   - completion: the file's URL, or the error; once. Progress reports go to
+    ///     ``progress(_:)``'s closure.
+    /// - Returns: the task, to cancel the download.
+    @discardableResult
+    public func download(to destination: URL, resumesPartialFile: Bool = false, maximumSize: Int64? = nil,
+                         completion: @escaping @Sendable (Result<URL, NetworkError>) -> Void) -> HTTPTask {
+        let target = destination.standardizedFileURL
+        let written = resumesPartialFile ? target : ResponsePlan<URL>.temporaryFile(beside: target)
+        let call = prepare()
+        var request = call.request
+        var options = call.options
+        options.cache = nil
+        if call.error == nil {
+            request.download = DownloadOptions(destination: written, resumesPartialFile: resumesPartialFile,
+                                               maximumSize: maximumSize)
+        }
+        let validation = call.validation
+        let plan = ResponsePlan<URL>.download(writtenTo: written, movesIntoPlace: !resumesPartialFile,
+                                              validateStatus: { response throws(NetworkError) in
+                                                  guard validation.isAcceptable(response) else {
+                                                      throw validation.statusError(for: response)
+                                                  }
+                                              }, finalURL: { _, _ in target })
+        return call.client.perform(request, plan: plan, options: options) { delivery in
+            if !resumesPartialFile, case .failure = delivery.result {
+                try? FileManager.default.removeItem(at: written)
+            }
+            completion(delivery.result)
+        }
+    }
+}
