@@ -68,7 +68,7 @@ public final class HTTPSessionManager: Sendable {
     ///   - client: the client that sends the requests. Default ``HTTPClient/shared``.
     public init(baseURL: URL? = nil, client: HTTPClient = .shared) {
         self.client = client
-        self.privateQueue = DispatchQueue(label: "afstyle.completion")
+        self.privateQueue = HTTPClient.makeCallbackQueue(label: "afstyle.completion")
         self.state = Mutex(State(configuration: Configuration(baseURL: HTTPSessionManager.normalizedBaseURL(baseURL))))
     }
 

@@ -82,7 +82,7 @@ public struct ChainConfiguration: Sendable {
 
     /// The default callback queue: one serial queue, `chain.callbacks`, shared by every
     /// configuration that does not name another.
-    public static let defaultCallbackQueue = DispatchQueue(label: "chain.callbacks")
+    public static let defaultCallbackQueue = HTTPClient.makeCallbackQueue(label: "chain.callbacks")
 
     /// Makes a configuration; every argument has the default stated on its property.
     /// `decoder` (default `nil`) is kept for source compatibility: a Foundation decoder given

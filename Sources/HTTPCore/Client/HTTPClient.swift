@@ -39,7 +39,7 @@ public final class HTTPClient: Sendable {
         /// Makes a configuration; every argument has the default stated on its property.
         public init(maximumConnectionsPerHost: Int = 6, maximumConcurrentRequestsPerHost: Int = 6,
                     maximumConnections: Int = 0, maximumIdleConnections: Int = 32,
-                    callbackQueue: DispatchQueue = DispatchQueue(label: "chain.http.callbacks"),
+                    callbackQueue: DispatchQueue = HTTPClient.makeCallbackQueue(label: "chain.http.callbacks"),
                     userAgent: String = HTTPClient.defaultUserAgent, interceptors: [any RequestInterceptor] = []) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
@@ -64,6 +64,8 @@ public final class HTTPClient: Sendable {
     public let configuration: Configuration
     private let engine: CurlEngine?
     let startupError: NetworkError?
+    /// The engine's hand-off counts, for tests.
+    var callbackHandoff: CallbackHandoff? { engine?.handoff }
     private let coalescer = TransferCoalescer()
 
     /// Makes a client and starts its engine thread. If libcurl cannot be initialised, every
@@ -146,8 +148,8 @@ public final class HTTPClient: Sendable {
             if !task.attach(request: request, cancel: cancel) { cancel() }
             return
         }
-        let transfer = CurlTransfer(request: request, target: target, callbackQueue: queue, progress: progress,
-                                    completion: completion)
+        let transfer = CurlTransfer(request: request, target: target, handoff: engine.handoff, callbackQueue: queue,
+                                    progress: progress, completion: completion)
         guard task.attach(request: request, cancel: { engine.cancel(transfer) }) else {
             queue.async { completion(.failure(cancelled)) }
             return

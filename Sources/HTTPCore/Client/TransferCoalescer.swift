@@ -58,8 +58,8 @@ final class TransferCoalescer: Sendable {
                 groups[request] = group
                 return (group.id, nil)
             }
-            let transfer = CurlTransfer(request: request, target: target, callbackQueue: queue, progress: fanOutProgress,
-                                        completion: fanOutCompletion)
+            let transfer = CurlTransfer(request: request, target: target, handoff: engine.handoff, callbackQueue: queue,
+                                        progress: fanOutProgress, completion: fanOutCompletion)
             groups[request] = Group(id: candidateID, leaderID: subscriber.id, transfer: transfer, subscribers: [subscriber])
             return (candidateID, transfer)
         }

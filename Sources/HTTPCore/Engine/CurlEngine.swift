@@ -53,6 +53,8 @@ final class CurlEngine: @unchecked Sendable {
     /// Finished easy handles, each already carrying the baseline options (see `applyBaseline`).
     private var easyPool: [UnsafeMutableRawPointer] = []
     private let userAgent: String
+    /// In-flight and posted-completion counts for keeping callback threads warm.
+    let handoff = CallbackHandoff()
     private static let easyPoolLimit = 64
 
     /// Makes the engine and starts its loop thread.
@@ -86,6 +88,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Hands a transfer to the loop thread. Its completion is called exactly once.
     func add(_ transfer: CurlTransfer) {
+        handoff.transferStarted()
         enqueue(.add(transfer))
     }
 

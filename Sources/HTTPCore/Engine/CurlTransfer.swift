@@ -22,6 +22,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The URL facts worked out when the request was checked.
     let target: TransferTarget
+    /// The engine's counts for keeping the callback thread warm (see ``CallbackHandoff``).
+    let handoff: CallbackHandoff
 
     /// Scheme, host and port: the unit of the per-host cap.
     var hostKey: String { target.hostKey }
@@ -53,11 +55,12 @@ final class CurlTransfer: @unchecked Sendable {
     private var finalReports: [TransferProgress] = []
     private var retainedSelf: Unmanaged<CurlTransfer>?
 
-    init(request: HTTPRequest, target: TransferTarget, callbackQueue: DispatchQueue,
+    init(request: HTTPRequest, target: TransferTarget, handoff: CallbackHandoff, callbackQueue: DispatchQueue,
          progress: (@Sendable (TransferProgress) -> Void)?,
          completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
         self.request = request
         self.target = target
+        self.handoff = handoff
         self.callbackQueue = callbackQueue
         self.progressHandler = progress
         self.completion = completion
@@ -483,13 +486,15 @@ final class CurlTransfer: @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         let completion = self.completion
-        guard let progressHandler, !finalReports.isEmpty else {
-            callbackQueue.async { completion(result) }
-            return
-        }
-        let reports = finalReports
+        let reports = progressHandler == nil ? [] : finalReports
+        let progressHandler = self.progressHandler
+        let handoff = self.handoff
+        handoff.completionPosted()
         callbackQueue.async {
-            for progress in reports { progressHandler(progress) }
+            handoff.completionStarted()
+            if let progressHandler {
+                for progress in reports { progressHandler(progress) }
+            }
             completion(result)
         }
     }

@@ -195,6 +195,9 @@ final class PipelineCall<Value>: Sendable {
         guard let (context, needsAnnouncing) = pairing else { return }
         if isOnQueue {
             report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
+            // This is the transfer's completion block: if the delivery sent another request,
+            // stay awake for its completion instead of letting the thread park.
+            engine?.handoff.keepWarm()
         } else {
             queue.async { [self] in
                 report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)

@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+@testable import HTTPCore
+import SampleServer
+import Testing
+
+/// The warm hand-off between the engine and the library's callback queues: which queues may
+/// be held, and that the counts it waits on always return to zero (a count left above zero
+/// would make every later delivery wait its full 50 µs).
+@Suite("Callback hand-off", .timeLimit(.minutes(2)))
+struct CallbackHandoffTests {
+    @Test("the default callback queues are marked; a queue the caller makes is not")
+    func onlyLibraryQueuesAreMarked() {
+        #expect(CallbackHandoff.isMarked(HTTPClient.Configuration().callbackQueue))
+        #expect(CallbackHandoff.isMarked(HTTPClient.makeCallbackQueue(label: "test.marked")))
+        #expect(!CallbackHandoff.isMarked(DispatchQueue(label: "test.plain")))
+        #expect(!CallbackHandoff.isMarked(DispatchQueue.main))
+    }
+
+    @Test("requests chained from completions on the default queue all complete, in order")
+    func chainedRequestsComplete() async throws {
+        try await withPrivateServer { server in
+            let client = HTTPClient()
+            let statuses = Recorder<Int>()
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                @Sendable func send(_ index: Int) {
+                    guard index < 50 else {
+                        done.resume()
+                        return
+                    }
+                    let url = server.baseURL.appendingPathComponent("anything/\(index)")
+                    client.send(HTTPRequest(url: url)) { result in
+                        statuses.append((try? result.get().statusCode) ?? -1)
+                        send(index + 1)
+                    }
+                }
+                send(0)
+            }
+            #expect(statuses.values == Array(repeating: 200, count: 50))
+            #expect(server.acceptedConnections == 1)
+        }
+    }
+
+    @Test("the counts return to zero after successes, refusals, cancels and shared transfers")
+    func countsReturnToZero() async throws {
+        try await withPrivateServer { server in
+            let client = HTTPClient()
+            let handoff = try #require(client.callbackHandoff)
+            let refused = try #require(URL(string: "http://127.0.0.1:9/nothing"))
+            let slow = server.baseURL.appendingPathComponent("delay/30")
+            let shared = server.baseURL.appendingPathComponent("anything/shared")
+            let kinds = await withTaskGroup(of: NetworkError.Kind?.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        let url = server.baseURL.appendingPathComponent("anything/\(index)")
+                        return await client.result(HTTPRequest(url: url)).failure?.kind
+                    }
+                }
+                for _ in 0..<3 {
+                    group.addTask { await client.result(HTTPRequest(url: refused)).failure?.kind }
+                }
+                for _ in 0..<3 {
+                    group.addTask {
+                        await withCheckedContinuation { continuation in
+                            let task = client.send(HTTPRequest(url: slow)) { continuation.resume(returning: $0.failure?.kind) }
+                            task.cancel()
+                        }
+                    }
+                }
+                for _ in 0..<4 {
+                    group.addTask {
+                        await withCheckedContinuation { continuation in
+                            client.perform(HTTPRequest(url: shared), plan: .response(acceptableStatusCodes: 200..<600),
+                                           options: CallOptions(coalescesIdenticalRequests: true)) {
+                                continuation.resume(returning: $0.result.failure?.kind)
+                            }
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(kinds.filter { $0 == nil }.count == 14)
+            #expect(kinds.filter { $0 == .cannotConnect }.count == 3)
+            #expect(kinds.filter { $0 == .cancelled }.count == 3)
+            #expect(handoff.transfersInFlight.load(ordering: .relaxed) == 0)
+            #expect(handoff.postedCompletions.load(ordering: .relaxed) == 0)
+        }
+    }
+}
