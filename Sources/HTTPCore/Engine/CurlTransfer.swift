@@ -486,9 +486,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         let completion = self.completion
-        let reports = progressHandler == nil ? [] : finalReports
-        let progressHandler = self.progressHandler
-        let handoff = self.handoff
+        let (progressHandler, reports, handoff) = (self.progressHandler, finalReports, self.handoff)
         handoff.completionPosted()
         callbackQueue.async {
             handoff.completionStarted()
