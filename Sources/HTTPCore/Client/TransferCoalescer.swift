@@ -25,7 +25,9 @@ final class TransferCoalescer: Sendable {
         var subscribers: [Subscriber]
     }
 
-    private let groups = Mutex<[HTTPRequest: Group]>([:])
+    /// Groups by every field of the request. The key is a plain struct stored in the dictionary,
+    /// so comparing keys never reads a request's shared box across threads.
+    private let groups = Mutex<[HTTPRequest.Fields: Group]>([:])
     private let nextID = Atomic<UInt64>(0)
 
     /// Whether sharing a transfer is safe for this request: no body, nothing written to disk.
@@ -39,6 +41,7 @@ final class TransferCoalescer: Sendable {
               progress: (@Sendable (TransferProgress) -> Void)?,
               completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
         -> (newTransfer: CurlTransfer?, cancel: @Sendable () -> Void) {
+        let key = request.fields
         let subscriber = Subscriber(id: nextID.add(1, ordering: .relaxed).newValue, queue: queue,
                                     progress: progress, completion: completion)
         // The group's identity is chosen before taking the lock so the transfer's closures can name it.
@@ -46,39 +49,39 @@ final class TransferCoalescer: Sendable {
         var fanOutProgress: (@Sendable (TransferProgress) -> Void)?
         if progress != nil {
             fanOutProgress = { @Sendable [self] value in
-                fanOut(progress: value, request: request, groupID: candidateID)
+                fanOut(progress: value, key: key, groupID: candidateID)
             }
         }
         let fanOutCompletion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void = { [self] result in
-            fanOut(result: result, request: request, groupID: candidateID)
+            fanOut(result: result, key: key, groupID: candidateID)
         }
         let (groupID, newTransfer) = groups.withLock { groups -> (UInt64, CurlTransfer?) in
-            if var group = groups[request] {
+            if var group = groups[key] {
                 group.subscribers.append(subscriber)
-                groups[request] = group
+                groups[key] = group
                 return (group.id, nil)
             }
             let transfer = CurlTransfer(request: request, target: target, handoff: engine.handoff, callbackQueue: queue,
                                         progress: fanOutProgress, completion: fanOutCompletion)
-            groups[request] = Group(id: candidateID, leaderID: subscriber.id, transfer: transfer, subscribers: [subscriber])
+            groups[key] = Group(id: candidateID, leaderID: subscriber.id, transfer: transfer, subscribers: [subscriber])
             return (candidateID, transfer)
         }
         let cancel: @Sendable () -> Void = { [self] in
-            leave(request, groupID: groupID, subscriberID: subscriber.id, engine: engine)
+            leave(key, groupID: groupID, subscriberID: subscriber.id, engine: engine)
         }
         return (newTransfer, cancel)
     }
 
-    private func leave(_ request: HTTPRequest, groupID: UInt64, subscriberID: UInt64, engine: CurlEngine) {
+    private func leave(_ key: HTTPRequest.Fields, groupID: UInt64, subscriberID: UInt64, engine: CurlEngine) {
         let (leaving, orphanedTransfer) = groups.withLock { groups -> (Subscriber?, CurlTransfer?) in
-            guard var group = groups[request], group.id == groupID,
+            guard var group = groups[key], group.id == groupID,
                   let index = group.subscribers.firstIndex(where: { $0.id == subscriberID }) else { return (nil, nil) }
             let leaving = group.subscribers.remove(at: index)
             if group.subscribers.isEmpty {
-                groups[request] = nil
+                groups[key] = nil
                 return (leaving, group.transfer)
             }
-            groups[request] = group
+            groups[key] = group
             return (leaving, nil)
         }
         if let orphanedTransfer { engine.cancel(orphanedTransfer) }
@@ -87,18 +90,18 @@ final class TransferCoalescer: Sendable {
         }
     }
 
-    private func subscribers(of request: HTTPRequest, groupID: UInt64, removing: Bool) -> (leaderID: UInt64, [Subscriber]) {
+    private func subscribers(of key: HTTPRequest.Fields, groupID: UInt64, removing: Bool) -> (leaderID: UInt64, [Subscriber]) {
         groups.withLock { groups in
-            guard let group = groups[request], group.id == groupID else { return (0, []) }
-            if removing { groups[request] = nil }
+            guard let group = groups[key], group.id == groupID else { return (0, []) }
+            if removing { groups[key] = nil }
             return (group.leaderID, group.subscribers)
         }
     }
 
-    private func fanOut(result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, groupID: UInt64) {
+    private func fanOut(result: Result<HTTPResponse, NetworkError>, key: HTTPRequest.Fields, groupID: UInt64) {
         // Only the leader's callbacks may run in place: anyone else may have blocks (its
         // will-send hook) still queued on its queue, even when that queue is the leader's.
-        let (leaderID, subscribers) = subscribers(of: request, groupID: groupID, removing: true)
+        let (leaderID, subscribers) = subscribers(of: key, groupID: groupID, removing: true)
         for subscriber in subscribers {
             if subscriber.id == leaderID {
                 subscriber.completion(result)
@@ -108,8 +111,8 @@ final class TransferCoalescer: Sendable {
         }
     }
 
-    private func fanOut(progress: TransferProgress, request: HTTPRequest, groupID: UInt64) {
-        let (leaderID, subscribers) = subscribers(of: request, groupID: groupID, removing: false)
+    private func fanOut(progress: TransferProgress, key: HTTPRequest.Fields, groupID: UInt64) {
+        let (leaderID, subscribers) = subscribers(of: key, groupID: groupID, removing: false)
         for subscriber in subscribers {
             guard let handler = subscriber.progress else { continue }
             if subscriber.id == leaderID {

@@ -7,11 +7,10 @@ import Foundation
 /// through the pipeline (interceptors, retries, coalescing, the engine) copy a reference,
 /// not a dozen fields; a change copies the box only when another value still shares it.
 public struct HTTPRequest: Sendable, Hashable {
-    /// The fields. A box is never changed while it is shared (see `storageForWriting`).
-    private final class Storage: @unchecked Sendable {
-        // Why @unchecked Sendable: every `var` below is written only through
-        // `storageForWriting`, i.e. while exactly one HTTPRequest value holds the box, so a
-        // box other values (or threads) can see is never written again.
+    /// Every field, as one plain value: what the box holds, and what the traffic coalescer
+    /// keys its groups by (a struct stored in the dictionary itself, so comparing keys never
+    /// reads a box another thread made).
+    struct Fields: Sendable, Hashable {
         var url: URL
         var method: HTTPMethod
         var headers: HTTPHeaders
@@ -24,33 +23,22 @@ public struct HTTPRequest: Sendable, Hashable {
         var download: DownloadOptions?
         var priority: RequestPriority
 
-        init(url: URL, method: HTTPMethod, headers: HTTPHeaders, body: HTTPBody, timeouts: Timeouts,
-             maximumResponseSize: Int64, redirectPolicy: RedirectPolicy, tls: TLSOptions,
-             httpVersion: HTTPVersionPreference, download: DownloadOptions?, priority: RequestPriority) {
-            self.url = url
-            self.method = method
-            self.headers = headers
-            self.body = body
-            self.timeouts = timeouts
-            self.maximumResponseSize = maximumResponseSize
-            self.redirectPolicy = redirectPolicy
-            self.tls = tls
-            self.httpVersion = httpVersion
-            self.download = download
-            self.priority = priority
+        /// The method and URL only; equality still compares everything (see ``HTTPRequest/hash(into:)``).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(method)
+            hasher.combine(url.absoluteString)
         }
+    }
 
-        func copy() -> Storage {
-            Storage(url: url, method: method, headers: headers, body: body, timeouts: timeouts,
-                    maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy, tls: tls,
-                    httpVersion: httpVersion, download: download, priority: priority)
-        }
+    /// The box. It is never changed while it is shared (see `storageForWriting`).
+    private final class Storage: @unchecked Sendable {
+        // Why @unchecked Sendable: `fields` is written only through `storageForWriting`, i.e.
+        // while exactly one HTTPRequest value holds the box, so a box other values (or
+        // threads) can see is never written again.
+        var fields: Fields
 
-        func hasEqualFields(to other: Storage) -> Bool {
-            method == other.method && url == other.url && headers == other.headers && body == other.body
-                && timeouts == other.timeouts && maximumResponseSize == other.maximumResponseSize
-                && redirectPolicy == other.redirectPolicy && tls == other.tls && httpVersion == other.httpVersion
-                && download == other.download && priority == other.priority
+        init(_ fields: Fields) {
+            self.fields = fields
         }
     }
 
@@ -59,14 +47,17 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The box, copied first when another value shares it.
     private var storageForWriting: Storage {
         mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
             return storage
         }
     }
 
+    /// All fields as one value.
+    var fields: Fields { storage.fields }
+
     /// Compares every field; two copies of one value compare equal without looking at them.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.hasEqualFields(to: rhs.storage)
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
     /// Hashes the method and URL only: equal requests still hash equally, and the traffic
@@ -80,64 +71,64 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The URL. Only `http` and `https` are accepted; anything else fails with
     /// ``NetworkError/Kind/unsupportedScheme`` before libcurl sees it.
     public var url: URL {
-        get { storage.url }
-        set { storageForWriting.url = newValue }
+        get { storage.fields.url }
+        set { storageForWriting.fields.url = newValue }
     }
     /// The method. Default `GET`.
     public var method: HTTPMethod {
-        get { storage.method }
-        set { storageForWriting.method = newValue }
+        get { storage.fields.method }
+        set { storageForWriting.fields.method = newValue }
     }
     /// The header fields. Default: none (the engine adds `User-Agent`, `Accept-Encoding`
     /// and, for bodies, `Content-Length`).
     public var headers: HTTPHeaders {
-        get { storage.headers }
-        _modify { yield &storageForWriting.headers }
+        get { storage.fields.headers }
+        _modify { yield &storageForWriting.fields.headers }
     }
     /// The body. Default ``HTTPBody/none``.
     public var body: HTTPBody {
-        get { storage.body }
-        set { storageForWriting.body = newValue }
+        get { storage.fields.body }
+        set { storageForWriting.fields.body = newValue }
     }
     /// Connect, idle and total timeouts. Default ``Timeouts/init(connect:idle:total:)``'s defaults.
     public var timeouts: Timeouts {
-        get { storage.timeouts }
-        _modify { yield &storageForWriting.timeouts }
+        get { storage.fields.timeouts }
+        _modify { yield &storageForWriting.fields.timeouts }
     }
     /// The most bytes of (decoded) body accepted in memory before the transfer fails with
     /// ``NetworkError/Kind/responseTooLarge``. Default 100 MiB. Downloads to a file use
     /// ``DownloadOptions/maximumSize`` instead.
     public var maximumResponseSize: Int64 {
-        get { storage.maximumResponseSize }
-        set { storageForWriting.maximumResponseSize = newValue }
+        get { storage.fields.maximumResponseSize }
+        set { storageForWriting.fields.maximumResponseSize = newValue }
     }
     /// How redirects are handled. Default: follow up to 10, `http` and `https` only.
     public var redirectPolicy: RedirectPolicy {
-        get { storage.redirectPolicy }
-        set { storageForWriting.redirectPolicy = newValue }
+        get { storage.fields.redirectPolicy }
+        set { storageForWriting.fields.redirectPolicy = newValue }
     }
     /// TLS settings. Default: verify the peer and host name against the system CA store.
     public var tls: TLSOptions {
-        get { storage.tls }
-        _modify { yield &storageForWriting.tls }
+        get { storage.fields.tls }
+        _modify { yield &storageForWriting.fields.tls }
     }
     /// Whether to negotiate HTTP/2. Default ``HTTPVersionPreference/automatic``
     /// (HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise).
     public var httpVersion: HTTPVersionPreference {
-        get { storage.httpVersion }
-        set { storageForWriting.httpVersion = newValue }
+        get { storage.fields.httpVersion }
+        set { storageForWriting.fields.httpVersion = newValue }
     }
     /// When set, the body is written to a file instead of memory. Default `nil`.
     public var download: DownloadOptions? {
-        get { storage.download }
-        _modify { yield &storageForWriting.download }
+        get { storage.fields.download }
+        _modify { yield &storageForWriting.fields.download }
     }
     /// Which waiting request to the same host starts first when the client's per-host cap
     /// (``HTTPClient/Configuration/maximumConcurrentRequestsPerHost``) is reached.
     /// Default ``RequestPriority/normal``; equal priorities start in the order they were sent.
     public var priority: RequestPriority {
-        get { storage.priority }
-        set { storageForWriting.priority = newValue }
+        get { storage.fields.priority }
+        set { storageForWriting.fields.priority = newValue }
     }
 
     /// Makes a request. Every argument but the URL has the default stated on its property.
@@ -146,9 +137,9 @@ public struct HTTPRequest: Sendable, Hashable {
                 redirectPolicy: RedirectPolicy = .follow(maximum: 10), tls: TLSOptions = TLSOptions(),
                 httpVersion: HTTPVersionPreference = .automatic, download: DownloadOptions? = nil,
                 priority: RequestPriority = .normal) {
-        storage = Storage(url: url, method: method, headers: headers, body: body, timeouts: timeouts,
-                          maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy, tls: tls,
-                          httpVersion: httpVersion, download: download, priority: priority)
+        storage = Storage(Fields(url: url, method: method, headers: headers, body: body, timeouts: timeouts,
+                                 maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy, tls: tls,
+                                 httpVersion: httpVersion, download: download, priority: priority))
     }
 
     /// Makes a request from a URL string.
