@@ -64,8 +64,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// coalescer hashes every `GET`, where hashing headers, TLS options and timeouts showed up
     /// in profiles. Equality still compares everything.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(method)
-        hasher.combine(url.absoluteString)
+        storage.fields.hash(into: &hasher)
     }
 
     /// The URL. Only `http` and `https` are accepted; anything else fails with
