@@ -46,10 +46,6 @@ public enum RankListSample {
             .appendingPathComponent("chain-rank-list-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: destination) }
 
-        // The builder answers with values in memory; a download to a file is a core request.
-        var request = HTTPRequest(url: baseURL.appendingPathComponent("bytes/\(downloadSize)"))
-        request.download = DownloadOptions(destination: destination)
-
         // The Linux counterpart of MBProgressHUD: one redrawn line per request on standard
         // error — a bar, percent, speed, time left. It draws only when standard error is a
         // terminal, so it stays quiet in tests and pipes. Here it is given to this one call;
@@ -59,13 +55,16 @@ public enum RankListSample {
         output.say("downloading \(downloadSize) bytes to \(destination.lastPathComponent)"
                    + (display.isEnabled ? " (progress below, on standard error)" : " (no terminal: progress display off)"))
 
-        let options = CallOptions(progress: { _ in reports.withLock { $0 += 1 } }, hooks: [display])
-        let result: Result<HTTPResponse, NetworkError> = await withCheckedContinuation { continuation in
-            HTTPClient.shared.perform(request, plan: .response(), options: options) { delivery in
-                continuation.resume(returning: delivery.result)
-            }
+        // The body streams to a temporary file beside the destination, renamed into place
+        // once the download succeeded: constant memory, never a partial file.
+        let request = Request.url(baseURL.appendingPathComponent("bytes/\(downloadSize)"))
+            .hook(display)
+            .progress { _ in reports.withLock { $0 += 1 } }
+        let delivery: Delivery<URL> = await withCheckedContinuation { continuation in
+            request.downloadDelivery(to: destination) { continuation.resume(returning: $0) }
         }
-        let response = try result.get()
+        _ = try delivery.result.get()
+        guard let response = delivery.response else { throw SampleFailure("the download delivered no response") }
 
         let saved = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber
         let progressReports = reports.withLock { $0 }

@@ -26,6 +26,17 @@ extension Request {
     @discardableResult
     public func download(to destination: URL, resumesPartialFile: Bool = false, maximumSize: Int64? = nil,
                          completion: @escaping @Sendable (Result<URL, NetworkError>) -> Void) -> HTTPTask {
+        downloadDelivery(to: destination, resumesPartialFile: resumesPartialFile, maximumSize: maximumSize) {
+            completion($0.result)
+        }
+    }
+
+    /// ``download(to:resumesPartialFile:maximumSize:completion:)`` delivering everything known:
+    /// the file's URL or the error, the response (status, headers, timings) and the request as
+    /// sent — Alamofire's `DownloadResponse`.
+    @discardableResult
+    public func downloadDelivery(to destination: URL, resumesPartialFile: Bool = false, maximumSize: Int64? = nil,
+                                 completion: @escaping @Sendable (Delivery<URL>) -> Void) -> HTTPTask {
         let target = destination.standardizedFileURL
         let written = resumesPartialFile ? target : ResponsePlan<URL>.temporaryFile(beside: target)
         let call = prepare()
@@ -47,7 +58,7 @@ extension Request {
             if !resumesPartialFile, case .failure = delivery.result {
                 try? FileManager.default.removeItem(at: written)
             }
-            completion(delivery.result)
+            completion(delivery)
         }
     }
 }

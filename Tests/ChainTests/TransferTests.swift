@@ -32,6 +32,22 @@ struct TransferTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["file.bin"])
     }
 
+    @Test("downloadDelivery: the file's URL with the response it came with")
+    func downloadDeliveryCarriesTheResponse() async throws {
+        let directory = try temporaryDirectory("download")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file.bin")
+        let request = Request.url(try TestServer.url("/bytes/70000"))
+        let delivery = await withCheckedContinuation { continuation in
+            request.downloadDelivery(to: destination) { continuation.resume(returning: $0) }
+        }
+        #expect(delivery.result.success == destination.standardizedFileURL)
+        #expect(delivery.response?.statusCode == 200)
+        #expect(delivery.response?.fileURL != nil)
+        #expect(delivery.isFinal)
+        #expect(try Data(contentsOf: destination).count == 70_000)
+    }
+
     @Test("download failures: the status error, the old file untouched, nothing left behind")
     func downloadFailures() async throws {
         let directory = try temporaryDirectory("download")
