@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "SampleServer", "Digest"]),
-        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON"]),
+        .testTarget(name: "FastJSONTests", dependencies: ["TestSupport", "FastJSON"]),
         .testTarget(name: "CacheTests", dependencies: ["TestSupport", "Cache", "HTTPCore", "SampleServer"]),
         .testTarget(name: "ChainTests", dependencies: ["TestSupport", "Chain", "SampleServer"]),
         .testTarget(name: "AFStyleTests", dependencies: ["TestSupport", "AFStyle", "SampleServer", "Digest"]),

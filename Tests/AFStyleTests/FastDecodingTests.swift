@@ -48,7 +48,7 @@ struct FastDecodingTests {
             manager.GET("rank/list", success: callbacks.success, failure: callbacks.failure)
             objects.append(try #require(try await callbacks.one().value as? [Any], "\(name)"))
         }
-        #expect(objects.allSatisfy { Self.same($0, objects[0]) })
+        #expect(objects.allSatisfy { isSameJSONObject($0, objects[0]) })
         #expect((objects.first as? [Any])?.count == 4)
     }
 
@@ -126,7 +126,7 @@ struct FastDecodingTests {
             case (nil, nil):
                 break
             case (let fast?, let foundation?):
-                #expect(Self.same(fast, foundation), "\(fast) vs \(foundation)")
+                #expect(isSameJSONObject(fast, foundation), "\(fast) vs \(foundation)")
             default:
                 Issue.record("\(String(describing: fast)) vs \(String(describing: foundation))")
             }
@@ -141,25 +141,6 @@ struct FastDecodingTests {
     }
 }
 
-extension FastDecodingTests {
-    /// Deep equality that also requires the same number classes (`JSONSerialization`'s rules).
-    static func same(_ lhs: Any, _ rhs: Any) -> Bool {
-        switch (lhs, rhs) {
-        case (let l as [String: Any], let r as [String: Any]):
-            return l.count == r.count && l.allSatisfy { key, value in r[key].map { same(value, $0) } ?? false }
-        case (let l as [Any], let r as [Any]):
-            return l.count == r.count && zip(l, r).allSatisfy { same($0, $1) }
-        case (let l as String, let r as String):
-            return l == r
-        case (is NSNull, is NSNull):
-            return true
-        case (let l as NSNumber, let r as NSNumber):
-            return type(of: l) == type(of: r) && l.isEqual(r) && String(cString: l.objCType) == String(cString: r.objCType)
-        default:
-            return false
-        }
-    }
-}
 
 /// Records which decoder made it: FastJSON's decoder type lives in the `FastJSON` module.
 private struct BackendProbe: Decodable, Sendable {

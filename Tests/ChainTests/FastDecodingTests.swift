@@ -82,11 +82,11 @@ struct FastDecodingTests {
         let request = Request.url(try TestServer.url("/rank/list")).envelope(Self.ranking)
         let fast = try await request.json()
         let foundation = try await request.decoding(.foundation()).json()
-        #expect(Self.same(fast, foundation))
+        #expect(isSameJSONObject(fast, foundation))
         #expect((fast as? [Any])?.count == 4)
         let whole = try await Request.url(try TestServer.url("/rank/list")).json()
         let expected = try JSONSerialization.jsonObject(with: try await Request.url(try TestServer.url("/rank/list")).data())
-        #expect(Self.same(whole, expected))
+        #expect(isSameJSONObject(whole, expected))
     }
 
     @Test("which decoder runs: FastJSON by default, the request's choice, then the configuration's")
@@ -160,25 +160,6 @@ struct FastDecodingTests {
     }
 }
 
-extension FastDecodingTests {
-    /// Deep equality that also requires the same number classes (`JSONSerialization`'s rules).
-    static func same(_ lhs: Any, _ rhs: Any) -> Bool {
-        switch (lhs, rhs) {
-        case (let l as [String: Any], let r as [String: Any]):
-            return l.count == r.count && l.allSatisfy { key, value in r[key].map { same(value, $0) } ?? false }
-        case (let l as [Any], let r as [Any]):
-            return l.count == r.count && zip(l, r).allSatisfy { same($0, $1) }
-        case (let l as String, let r as String):
-            return l == r
-        case (is NSNull, is NSNull):
-            return true
-        case (let l as NSNumber, let r as NSNumber):
-            return type(of: l) == type(of: r) && l.isEqual(r) && String(cString: l.objCType) == String(cString: r.objCType)
-        default:
-            return false
-        }
-    }
-}
 
 /// Which decoder made a value: FastJSON's decoder type lives in the `FastJSON` module.
 private func backendName(of decoder: any Decoder) -> String {

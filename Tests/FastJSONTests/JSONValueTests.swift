@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import TestSupport
 import Testing
 
 /// The lightweight value API and its equivalence with `JSONSerialization`.
@@ -111,7 +112,7 @@ struct JSONValueTests {
         let data = Data(json.utf8)
         let expected = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
         let actual = try JSONValue.jsonObject(with: data)
-        #expect(Self.same(actual, expected), "\(actual) vs \(expected)")
+        #expect(isSameJSONObject(actual, expected), "\(actual) vs \(expected)")
     }
 
     @Test("Random documents convert like JSONSerialization")
@@ -125,7 +126,7 @@ struct JSONValueTests {
             let actual = try? JSONValue.jsonObject(with: data)
             #expect((expected == nil) == (actual == nil), "\(String(decoding: data, as: UTF8.self))")
             if let expected, let actual {
-                #expect(Self.same(actual, expected), "\(String(decoding: data, as: UTF8.self))")
+                #expect(isSameJSONObject(actual, expected), "\(String(decoding: data, as: UTF8.self))")
                 compared += 1
             }
         }
@@ -137,24 +138,4 @@ struct JSONValueTests {
         let value = try JSONValue(parsing: Data(#"{"a":[1,2,3]}"#.utf8))
         let sum = await Task.detached { value["a"]?.elements.compactMap(\.intValue).reduce(0, +) }.value
         #expect(sum == 6)
-    }
-
-    /// Deep equality that also requires the same number classes and kinds.
-    static func same(_ lhs: Any, _ rhs: Any) -> Bool {
-        switch (lhs, rhs) {
-        case (let l as [String: Any], let r as [String: Any]):
-            return l.count == r.count && l.allSatisfy { key, value in r[key].map { same(value, $0) } ?? false }
-        case (let l as [Any], let r as [Any]):
-            return l.count == r.count && zip(l, r).allSatisfy { same($0, $1) }
-        case (let l as String, let r as String):
-            return l == r
-        case (is NSNull, is NSNull):
-            return true
-        case (let l as NSNumber, let r as NSNumber):
-            return type(of: l) == type(of: r) && l.isEqual(r)
-                && String(cString: l.objCType) == String(cString: r.objCType)
-        default:
-            return false
-        }
-    }
-}
+    }}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Writes random JSON text that mostly fits a `Shape`: values of the wrong
 /// type, missing, duplicate and extra keys, unusual number spellings,

@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import TestSupport
 import Testing
 
 /// Random shapes and random documents around them, decoded by both

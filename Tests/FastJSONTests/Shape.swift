@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The shape of a value for schema-driven decoding: `ShapedValue` reads
 /// exactly what its shape says, through the container calls the shape

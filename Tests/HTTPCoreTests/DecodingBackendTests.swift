@@ -192,7 +192,7 @@ struct DecodingBackendTests {
         let response = Self.response(Data(body.utf8))
         let fast = try Envelope.json(at: nil, from: response)
         let foundation = try Envelope.json(at: nil, from: response, decoding: .foundation())
-        #expect(Self.same(fast, foundation), "\(fast) vs \(foundation)")
+        #expect(isSameJSONObject(fast, foundation), "\(fast) vs \(foundation)")
     }
 
     @Test("JSON payloads and JSON failures alike", arguments: ["<html>", "", "[1e400]", #"{"data":[1]}"#, #"{"data":"x"}"#])
@@ -204,7 +204,7 @@ struct DecodingBackendTests {
         }
         switch (fast, foundation) {
         case (.success(let fast), .success(let foundation)):
-            #expect(Self.same(fast, foundation))
+            #expect(isSameJSONObject(fast, foundation))
         case (.failure(let fast), .failure(let foundation)):
             #expect(fast.kind == foundation.kind)
             #expect(fast.codingPath == foundation.codingPath)
@@ -338,23 +338,6 @@ extension DecodingBackendTests {
                      url: URL(fileURLWithPath: "/decoding"))
     }
 
-    /// Deep equality that also requires the same number classes (`JSONSerialization`'s rules).
-    static func same(_ lhs: Any, _ rhs: Any) -> Bool {
-        switch (lhs, rhs) {
-        case (let l as [String: Any], let r as [String: Any]):
-            return l.count == r.count && l.allSatisfy { key, value in r[key].map { same(value, $0) } ?? false }
-        case (let l as [Any], let r as [Any]):
-            return l.count == r.count && zip(l, r).allSatisfy { same($0, $1) }
-        case (let l as String, let r as String):
-            return l == r
-        case (is NSNull, is NSNull):
-            return true
-        case (let l as NSNumber, let r as NSNumber):
-            return type(of: l) == type(of: r) && l.isEqual(r) && String(cString: l.objCType) == String(cString: r.objCType)
-        default:
-            return false
-        }
-    }
 }
 
 extension Result {

@@ -45,7 +45,7 @@ struct StressTests {
         // Submitting thousands of requests is synchronous work: off the concurrency pool.
         let submitted = await offPool { () -> String? in
             do {
-                var generator = SplitMix(seed: UInt64(ProcessInfo.processInfo.environment["CHAIN_STRESS_SEED"].flatMap(UInt64.init) ?? 8))
+                var generator = SplitMix64(seed: UInt64(ProcessInfo.processInfo.environment["CHAIN_STRESS_SEED"].flatMap(UInt64.init) ?? 8))
 
                 for index in 0..<total {
                     // A few URLs are shared by many requests, so identical GETs in flight coalesce.
@@ -120,21 +120,4 @@ final class Counters: Sendable {
     func increment(_ index: Int) { storage.withLock { $0[index] += 1 } }
 
     var values: [Int] { storage.withLock { $0 } }
-}
-
-/// A small, seedable generator, so a failing run can be repeated (`CHAIN_STRESS_SEED`).
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: UInt64) -> UInt64 { next() % bound }
 }
