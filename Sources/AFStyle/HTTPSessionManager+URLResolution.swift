@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 extension HTTPSessionManager {
     /// The URL a call with `URLString` goes to, resolved as AFNetworking resolves it
@@ -26,7 +27,7 @@ extension HTTPSessionManager {
                                ? "an empty URL string needs a base URL"
                                : "not a valid URL: \"\(URLString)\"")
         }
-        guard let host = url.host, !host.isEmpty else {
+        guard TransferTarget.hasHost(url) else {
             throw NetworkError(.invalidURL, baseURL == nil
                                ? "\"\(URLString)\" is not an absolute URL and the manager has no base URL"
                                : "\"\(URLString)\" resolves to \(url.absoluteString), which has no host")

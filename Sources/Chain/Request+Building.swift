@@ -103,7 +103,7 @@ extension Request {
             }
             url = parsed.scheme == nil ? try Request.resolve(trimmed, against: baseURL) : parsed
         }
-        guard let host = url.host, !host.isEmpty else {
+        guard TransferTarget.hasHost(url) else {
             throw NetworkError(.invalidURL, "the URL has no host: \(url.absoluteString)")
         }
         return url

@@ -177,15 +177,8 @@ public final class HTTPClient: Sendable {
     /// the method token, header injection, and files that must exist.
     /// - Returns: the URL facts the transfer needs, each worked out once here.
     static func validate(_ request: HTTPRequest) throws(NetworkError) -> TransferTarget {
-        let url = request.url
-        let scheme = url.scheme?.lowercased() ?? ""
-        guard scheme == "http" || scheme == "https" else {
-            throw NetworkError(.unsupportedScheme, "only http and https are allowed, not \(scheme.isEmpty ? "a URL without a scheme" : "\(scheme)://")")
-        }
-        let urlString = url.absoluteString
-        guard let host = url.host, !host.isEmpty else {
-            throw NetworkError(.invalidURL, "the URL has no host: \(urlString)")
-        }
+        let target = try TransferTarget(url: request.url)
+        let urlString = target.urlString
         // libcurl refuses strings over CURL_MAX_INPUT_LENGTH (8,000,000 bytes) with a bare
         // BAD_FUNCTION_ARGUMENT; say what is wrong instead.
         let urlLength = urlString.utf8.count
@@ -216,8 +209,7 @@ public final class HTTPClient: Sendable {
                 throw NetworkError(.fileIO, "the download directory \(directory) does not exist")
             }
         }
-        return TransferTarget(urlString: urlString, hostKey: "\(scheme)://\(host.lowercased()):\(url.port ?? -1)",
-                              isHTTPS: scheme == "https")
+        return target
     }
 
     private static func requireReadableFile(_ url: URL) throws(NetworkError) {

@@ -9,25 +9,26 @@ import Synchronization
 /// identical request starts a new transfer. Progress reaches every subscriber that asked for
 /// it, on its own queue, provided the first subscriber asked for progress too (libcurl's
 /// progress callback is only installed then).
+///
+/// Every `GET` passes through here, almost always as the only member of its group, so the
+/// lone case is kept cheap: the request's hash is worked out once, a group is one object that
+/// the transfer's callbacks capture (no per-request copies of the request's fields), and
+/// finishing removes it by identity, without comparing requests.
 final class TransferCoalescer: Sendable {
-    private struct Subscriber {
+    fileprivate struct Subscriber {
         let id: UInt64
         let queue: DispatchQueue
         let progress: (@Sendable (TransferProgress) -> Void)?
         let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
     }
 
-    private struct Group {
-        let id: UInt64
-        /// The subscriber that started the transfer: its callbacks already arrive on its queue.
-        let leaderID: UInt64
-        let transfer: CurlTransfer
-        var subscribers: [Subscriber]
-    }
-
-    /// Groups by every field of the request. The key is a plain struct stored in the dictionary,
-    /// so comparing keys never reads a request's shared box across threads.
-    private let groups = Mutex<[HTTPRequest.Fields: Group]>([:])
+    /// The groups new identical requests may still join, by the hash of their request (its
+    /// method and URL, like ``HTTPRequest``), each bucket a list chained through
+    /// `Group.nextWithSameHash`. Keyed by an `Int`, so a lookup never compares whole
+    /// requests unless one with the same method and URL is in flight, and removing a group
+    /// goes by identity. A group holds the request's fields as a plain struct, so comparing
+    /// them never reads a request's shared box across threads.
+    private let groups = Mutex<[Int: Group]>([:])
     private let nextID = Atomic<UInt64>(0)
 
     /// Whether sharing a transfer is safe for this request: no body, nothing written to disk.
@@ -41,48 +42,49 @@ final class TransferCoalescer: Sendable {
               progress: (@Sendable (TransferProgress) -> Void)?,
               completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
         -> (newTransfer: CurlTransfer?, cancel: @Sendable () -> Void) {
-        let key = request.fields
+        let fields = request.fields
+        let hash = fields.hashValue
         let subscriber = Subscriber(id: nextID.add(1, ordering: .relaxed).newValue, queue: queue,
                                     progress: progress, completion: completion)
-        // The group's identity is chosen before taking the lock so the transfer's closures can name it.
-        let candidateID = nextID.add(1, ordering: .relaxed).newValue
-        var fanOutProgress: (@Sendable (TransferProgress) -> Void)?
-        if progress != nil {
-            fanOutProgress = { @Sendable [self] value in
-                fanOut(progress: value, key: key, groupID: candidateID)
+        let (group, newTransfer) = groups.withLock { groups -> (Group, CurlTransfer?) in
+            let first = groups[hash]
+            var candidate = first
+            while let group = candidate {
+                if group.fields == fields {
+                    group.subscribers.append(subscriber)
+                    return (group, nil)
+                }
+                candidate = group.nextWithSameHash
             }
-        }
-        let fanOutCompletion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void = { [self] result in
-            fanOut(result: result, key: key, groupID: candidateID)
-        }
-        let (groupID, newTransfer) = groups.withLock { groups -> (UInt64, CurlTransfer?) in
-            if var group = groups[key] {
-                group.subscribers.append(subscriber)
-                groups[key] = group
-                return (group.id, nil)
+            let group = Group(fields: fields, hash: hash, leader: subscriber, coalescer: self)
+            var fanOutProgress: (@Sendable (TransferProgress) -> Void)?
+            if progress != nil {
+                fanOutProgress = { @Sendable [group] value in group.fanOut(progress: value) }
+            }
+            let fanOutResult: @Sendable (Result<HTTPResponse, NetworkError>) -> Void = { [group] result in
+                group.fanOut(result: result)
             }
             let transfer = CurlTransfer(request: request, target: target, handoff: engine.handoff, callbackQueue: queue,
-                                        progress: fanOutProgress, completion: fanOutCompletion)
-            groups[key] = Group(id: candidateID, leaderID: subscriber.id, transfer: transfer, subscribers: [subscriber])
-            return (candidateID, transfer)
+                                        progress: fanOutProgress, completion: fanOutResult)
+            group.transfer = transfer
+            group.nextWithSameHash = first
+            groups[hash] = group
+            return (group, transfer)
         }
         let cancel: @Sendable () -> Void = { [self] in
-            leave(key, groupID: groupID, subscriberID: subscriber.id, engine: engine)
+            leave(group, subscriberID: subscriber.id, engine: engine)
         }
         return (newTransfer, cancel)
     }
 
-    private func leave(_ key: HTTPRequest.Fields, groupID: UInt64, subscriberID: UInt64, engine: CurlEngine) {
+    private func leave(_ group: Group, subscriberID: UInt64, engine: CurlEngine) {
         let (leaving, orphanedTransfer) = groups.withLock { groups -> (Subscriber?, CurlTransfer?) in
-            guard var group = groups[key], group.id == groupID,
-                  let index = group.subscribers.firstIndex(where: { $0.id == subscriberID }) else { return (nil, nil) }
+            guard let index = group.subscribers.firstIndex(where: { $0.id == subscriberID }) else { return (nil, nil) }
             let leaving = group.subscribers.remove(at: index)
-            if group.subscribers.isEmpty {
-                groups[key] = nil
-                return (leaving, group.transfer)
-            }
-            groups[key] = group
-            return (leaving, nil)
+            guard group.subscribers.isEmpty else { return (leaving, nil) }
+            let transfer = group.transfer
+            group.unlist(from: &groups)
+            return (leaving, transfer)
         }
         if let orphanedTransfer { engine.cancel(orphanedTransfer) }
         if let leaving {
@@ -90,18 +92,62 @@ final class TransferCoalescer: Sendable {
         }
     }
 
-    private func subscribers(of key: HTTPRequest.Fields, groupID: UInt64, removing: Bool) -> (leaderID: UInt64, [Subscriber]) {
-        groups.withLock { groups in
-            guard let group = groups[key], group.id == groupID else { return (0, []) }
-            if removing { groups[key] = nil }
-            return (group.leaderID, group.subscribers)
-        }
+    /// Runs `body` under the lock that guards every group.
+    fileprivate func withGroups<T>(_ body: (inout [Int: Group]) -> T) -> T {
+        groups.withLock { body(&$0) }
+    }
+}
+
+/// One shared transfer and its subscribers.
+private final class Group: @unchecked Sendable {
+    // Why @unchecked Sendable: `subscribers`, `transfer`, `isListed` and `nextWithSameHash`
+    // are read and written only while holding the coalescer's `groups` lock; the rest never
+    // changes.
+    let fields: HTTPRequest.Fields
+    let hash: Int
+    /// The subscriber that started the transfer: its callbacks already arrive on its queue.
+    let leaderID: UInt64
+    let coalescer: TransferCoalescer
+    var subscribers: [TransferCoalescer.Subscriber]
+    var transfer: CurlTransfer?
+    /// Whether the dictionary still holds this group (new identical requests join it).
+    var isListed = true
+    /// The next listed group whose request has the same hash (a different request).
+    var nextWithSameHash: Group?
+
+    init(fields: HTTPRequest.Fields, hash: Int, leader: TransferCoalescer.Subscriber, coalescer: TransferCoalescer) {
+        self.fields = fields
+        self.hash = hash
+        leaderID = leader.id
+        self.coalescer = coalescer
+        subscribers = [leader]
     }
 
-    private func fanOut(result: Result<HTTPResponse, NetworkError>, key: HTTPRequest.Fields, groupID: UInt64) {
+    /// Takes the group out of the dictionary, once. Call under the lock.
+    func unlist(from groups: inout [Int: Group]) {
+        guard isListed else { return }
+        isListed = false
+        if groups[hash] === self {
+            groups[hash] = nextWithSameHash
+        } else {
+            var previous = groups[hash]
+            while let group = previous, group.nextWithSameHash !== self { previous = group.nextWithSameHash }
+            previous?.nextWithSameHash = nextWithSameHash
+        }
+        nextWithSameHash = nil
+        // The transfer's closures hold the group: letting go of the transfer breaks the cycle.
+        transfer = nil
+    }
+
+    func fanOut(result: Result<HTTPResponse, NetworkError>) {
+        let subscribers = coalescer.withGroups { groups in
+            unlist(from: &groups)
+            let subscribers = self.subscribers
+            self.subscribers = []
+            return subscribers
+        }
         // Only the leader's callbacks may run in place: anyone else may have blocks (its
         // will-send hook) still queued on its queue, even when that queue is the leader's.
-        let (leaderID, subscribers) = subscribers(of: key, groupID: groupID, removing: true)
         for subscriber in subscribers {
             if subscriber.id == leaderID {
                 subscriber.completion(result)
@@ -111,8 +157,8 @@ final class TransferCoalescer: Sendable {
         }
     }
 
-    private func fanOut(progress: TransferProgress, key: HTTPRequest.Fields, groupID: UInt64) {
-        let (leaderID, subscribers) = subscribers(of: key, groupID: groupID, removing: false)
+    func fanOut(progress: TransferProgress) {
+        let subscribers = coalescer.withGroups { _ in self.subscribers }
         for subscriber in subscribers {
             guard let handler = subscriber.progress else { continue }
             if subscriber.id == leaderID {

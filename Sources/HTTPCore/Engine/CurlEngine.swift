@@ -45,13 +45,15 @@ final class CurlEngine: @unchecked Sendable {
     /// and with sequentially consistent ordering at least one of them sees the other.
     private let pendingCommands = Atomic<Int>(0)
     private let isWaiting = Atomic<Bool>(false)
-    private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    // `@exclusivity(unchecked)` on the loop-thread state below: one thread, no overlapping
+    // accesses, and the dynamic checks ran several times per request (see CurlTransfer).
+    @exclusivity(unchecked) private var active: [ObjectIdentifier: CurlTransfer] = [:]
     private let concurrentRequestsPerHost: Int
-    private var runningPerHost: [String: Int] = [:]
+    @exclusivity(unchecked) private var runningPerHost: [TransferTarget.HostKey: Int] = [:]
     /// Transfers held back by the per-host cap, highest priority first, then in arrival order.
-    private var waitingPerHost: [String: [CurlTransfer]] = [:]
+    @exclusivity(unchecked) private var waitingPerHost: [TransferTarget.HostKey: [CurlTransfer]] = [:]
     /// Finished easy handles, each already carrying the baseline options (see `applyBaseline`).
-    private var easyPool: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) private var easyPool: [UnsafeMutableRawPointer] = []
     private let userAgent: String
     /// In-flight and posted-completion counts for keeping callback threads warm.
     let handoff = CallbackHandoff()
@@ -214,9 +216,12 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Frees the host's slot and starts waiting transfers for it while the cap allows.
-    private func didEnd(onHost host: String) {
-        let running = runningPerHost[host, default: 1] - 1
-        runningPerHost[host] = running > 0 ? running : nil
+    private func didEnd(onHost host: TransferTarget.HostKey) {
+        if let index = runningPerHost.index(forKey: host) {
+            let running = runningPerHost.values[index] - 1
+            if running > 0 { runningPerHost.values[index] = running } else { runningPerHost.remove(at: index) }
+        }
+        guard !waitingPerHost.isEmpty else { return }
         while runningPerHost[host, default: 0] < concurrentRequestsPerHost,
               var waiting = waitingPerHost[host], !waiting.isEmpty {
             let next = waiting.removeFirst()
@@ -238,9 +243,16 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Finishes every transfer libcurl reports done; returns how many.
+    ///
+    /// The completion blocks of one pass that go to the same library-made (serial) callback
+    /// queue are queued as one block: with many transfers in flight a pass often finishes
+    /// several, and each `DispatchQueue.async` costs an allocation, a block copy and, when
+    /// the queue's thread is parked, a wakeup. A queue the caller supplied may be concurrent,
+    /// so its completions are queued one by one as before.
     private func finishCompletedTransfers() -> Int {
         var finished = 0
         var remaining: Int32 = 0
+        var batch = CompletionBatch()
         while let message = curl_multi_info_read(multi, &remaining) {
             var handle: UnsafeMutableRawPointer?
             var code = CURLE_OK
@@ -252,13 +264,53 @@ final class CurlEngine: @unchecked Sendable {
             let result = transfer.result(for: code)
             curl_multi_remove_handle(multi, handle)
             active.removeValue(forKey: ObjectIdentifier(transfer))
-            transfer.complete(with: result)
+            if let block = transfer.completionBlock(for: result) {
+                if transfer.isCallbackQueueSerial {
+                    batch.add(block, on: transfer.callbackQueue)
+                } else {
+                    transfer.callbackQueue.async(execute: block)
+                }
+            }
             recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty,
                     keepsLargeBuffer: transfer.request.download != nil)
             didEnd(onHost: transfer.hostKey)
             finished += 1
         }
+        batch.flush()
         return finished
+    }
+
+    /// Completion blocks of one loop pass bound for one serial queue, queued as one block.
+    /// The first block is kept on its own so that the common pass — one completion — never
+    /// allocates an array.
+    private struct CompletionBatch {
+        private var queue: DispatchQueue?
+        private var first: (@Sendable () -> Void)?
+        private var more: [@Sendable () -> Void] = []
+
+        /// Adds a block; a block for another queue first sends what was collected.
+        mutating func add(_ block: @escaping @Sendable () -> Void, on queue: DispatchQueue) {
+            if let current = self.queue, current !== queue { flush() }
+            self.queue = queue
+            if first == nil { first = block } else { more.append(block) }
+        }
+
+        /// Queues what was collected: the block itself when there is one, else one block running them in order.
+        mutating func flush() {
+            guard let queue, let first else { return }
+            if more.isEmpty {
+                queue.async(execute: first)
+            } else {
+                let more = self.more
+                queue.async {
+                    first()
+                    for block in more { block() }
+                }
+            }
+            self.queue = nil
+            self.first = nil
+            more = []
+        }
     }
 
     /// A new easy handle with the baseline options, or `nil` when libcurl cannot make one.

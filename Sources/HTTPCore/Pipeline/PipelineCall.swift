@@ -13,11 +13,6 @@ import Synchronization
 /// anything a misbehaving step sends after the final delivery is dropped, so the caller's
 /// closure runs exactly once (twice for a `.fileFirst` hit).
 final class PipelineCall<Value>: Sendable {
-    private struct State {
-        var isFinalDelivered = false
-        var openContext: HookContext?
-    }
-
     private let client: HTTPClient
     private let engine: CurlEngine?
     let task: HTTPTask
@@ -30,7 +25,7 @@ final class PipelineCall<Value>: Sendable {
     // queue and handed to the caller there, never shared, so the closure is @Sendable only
     // in the sense that it is called from that queue.
     private let deliver: @Sendable (Delivery<Value>) -> Void
-    private let state = Mutex(State())
+    private let state = Mutex(PipelineCallState())
 
     init(client: HTTPClient, engine: CurlEngine?, request: HTTPRequest, plan: ResponsePlan<Value>, options: CallOptions,
          deliver: @escaping @Sendable (Delivery<Value>) -> Void) {
@@ -267,6 +262,14 @@ final class PipelineCall<Value>: Sendable {
             hooks.forEach { $0.didProgress(context, progress: progress) }
         }
     }
+}
+
+/// What a ``PipelineCall`` changes as it runs. Outside the generic class on purpose: a type
+/// nested in `PipelineCall<Value>` is generic too, and the front ends' calls (unspecialised,
+/// from other modules) looked up its metadata, and its `Mutex`'s, at run time on every access.
+private struct PipelineCallState {
+    var isFinalDelivered = false
+    var openContext: HookContext?
 }
 
 /// Call identifiers for hook contexts, unique per process.
