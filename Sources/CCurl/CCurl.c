@@ -1,3 +1,6 @@
+#define _GNU_SOURCE
+#include <sched.h>
+
 #include "CCurl.h"
 
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -64,4 +67,11 @@ int ccurl_has_feature(int feature_bit) {
 const char *ccurl_version_string(void) {
     curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
     return info != NULL && info->version != NULL ? info->version : "unknown";
+}
+
+int ccurl_usable_processor_count(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
+    return CPU_COUNT(&set);
 }

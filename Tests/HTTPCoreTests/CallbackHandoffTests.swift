@@ -1,3 +1,4 @@
+import CCurl
 import Dispatch
 import Foundation
 @testable import HTTPCore
@@ -15,6 +16,22 @@ struct CallbackHandoffTests {
         #expect(CallbackHandoff.isMarked(HTTPClient.makeCallbackQueue(label: "test.marked")))
         #expect(!CallbackHandoff.isMarked(DispatchQueue(label: "test.plain")))
         #expect(!CallbackHandoff.isMarked(DispatchQueue.main))
+    }
+
+    /// Waiting by yielding is off when the process may run on one processor only; the count
+    /// comes from the affinity mask, checked here against the kernel's own list.
+    @Test("yielding waits only with more than one usable processor")
+    func yieldingNeedsTwoProcessors() throws {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+        // "0-1,4" lists processors 0, 1 and 4.
+        let allowed = line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+            .split(separator: ",").reduce(0) { count, range in
+                let ends = range.split(separator: "-").compactMap { Int($0) }
+                return count + (ends.count == 2 ? ends[1] - ends[0] + 1 : 1)
+            }
+        #expect(Int(ccurl_usable_processor_count()) == allowed)
+        #expect(CallbackHandoff.isWaitingByYieldingUseful == (allowed > 1))
     }
 
     @Test("requests chained from completions on the default queue all complete, in order")

@@ -371,6 +371,23 @@ struct EngineTests {
         #expect(downloads.last?.totalBytes == Int64(size))
     }
 
+    /// The first report waits 50 ms from the start, so a short transfer reports once — the
+    /// final report, which travels in the completion's block instead of a block of its own —
+    /// although its body arrives in many chunks (reporting the first chunk at once gave two).
+    /// The count is only checked when the whole call took under 50 ms, as it does on loopback.
+    @Test func aShortTransferReportsOnceAtTheEnd() async throws {
+        let reports = Recorder<TransferProgress>()
+        let started = ContinuousClock.now
+        let response = try await client.result(HTTPRequest(url: TestServer.url("/bytes/300000")),
+                                               progress: { reports.append($0) }).get()
+        let elapsed = ContinuousClock.now - started
+        let downloads = reports.values.filter { $0.direction == .download }
+        #expect(downloads.last?.completedBytes == Int64(response.body.count))
+        if elapsed < .milliseconds(50) {
+            #expect(downloads.count == 1, "reports: \(downloads)")
+        }
+    }
+
     private func expectFile(_ url: URL, equalsDeterministicBytes size: Int, seed: UInt64) throws {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }

@@ -37,4 +37,8 @@ const char *ccurl_version_string(void);
 /// Whether this libcurl was built with the named feature bit (CURL_VERSION_*).
 int ccurl_has_feature(int feature_bit);
 
+/// How many processors this thread may run on (its affinity mask, as `taskset` sets it), or 0
+/// when that cannot be read. CPU_COUNT is a macro Swift cannot see.
+int ccurl_usable_processor_count(void);
+
 #endif

@@ -1,4 +1,6 @@
+import CCurl
 import Dispatch
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -29,6 +31,16 @@ final class CallbackHandoff: Sendable {
     let postedCompletions = Atomic<Int>(0)
     /// The longest a delivering thread stays awake for the next completion.
     static let warmthNanoseconds: UInt64 = 50_000
+
+    /// Whether waiting by yielding can pay off: only when the process may run on more than
+    /// one processor. On one (`taskset -c 0`, say), the thread being waited for cannot run
+    /// while the waiting one holds the processor, and `sched_yield` does not reliably hand it
+    /// over: pinned to one core with nginx, the engine loop's wait cost 10% of sequential
+    /// throughput. Read once, when first needed; a later change of affinity is not seen.
+    static let isWaitingByYieldingUseful: Bool = {
+        let count = Int(ccurl_usable_processor_count())
+        return (count > 0 ? count : ProcessInfo.processInfo.activeProcessorCount) > 1
+    }()
 
     private final class Marker: Sendable {}
     private static let key = DispatchSpecificKey<Marker>()
@@ -65,7 +77,8 @@ final class CallbackHandoff: Sendable {
     /// yielding, until the next completion is posted, nothing is in flight any more, or 50 µs
     /// passed — on marked queues only.
     func keepWarm() {
-        guard transfersInFlight.load(ordering: .relaxed) > 0, postedCompletions.load(ordering: .relaxed) == 0,
+        guard CallbackHandoff.isWaitingByYieldingUseful, transfersInFlight.load(ordering: .relaxed) > 0,
+              postedCompletions.load(ordering: .relaxed) == 0,
               DispatchQueue.getSpecific(key: CallbackHandoff.key) != nil else { return }
         let deadline = DispatchTime.now().uptimeNanoseconds + CallbackHandoff.warmthNanoseconds
         while transfersInFlight.load(ordering: .relaxed) > 0, postedCompletions.load(ordering: .relaxed) == 0,

@@ -138,8 +138,9 @@ final class CurlEngine: @unchecked Sendable {
             let finishedCount = finishCompletedTransfers()
 
             // A completion usually sends the next request within microseconds; waiting for it
-            // briefly here is cheaper than sleeping and being woken by a syscall.
-            if finishedCount > 0 { awaitCommands(forNanoseconds: 50_000) }
+            // briefly here is cheaper than sleeping and being woken by a syscall — when the
+            // callback thread can run meanwhile, on another processor.
+            if finishedCount > 0, CallbackHandoff.isWaitingByYieldingUseful { awaitCommands(forNanoseconds: 50_000) }
 
             // With nothing in flight only a wakeup matters; otherwise libcurl shortens the
             // wait to its own next timeout.

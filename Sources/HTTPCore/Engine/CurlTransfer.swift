@@ -59,6 +59,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// The last progress sent per direction (bytes, uptime in ns); `nil` before the first.
     @exclusivity(unchecked) private var lastDownloadReport: (bytes: Int64, time: UInt64)?
     @exclusivity(unchecked) private var lastUploadReport: (bytes: Int64, time: UInt64)?
+    /// When the transfer was configured (uptime in ns), with a progress handler only: the
+    /// first report waits 50 ms from here, so a short transfer reports once, at the end, in
+    /// its completion's block — not in a block of its own that wakes the callback thread.
+    @exclusivity(unchecked) private var progressStart: UInt64 = 0
     /// The closing progress reports, sent in the completion's block (one hop, not two).
     @exclusivity(unchecked) private var finalReports: [TransferProgress] = []
     @exclusivity(unchecked) private var retainedSelf: Unmanaged<CurlTransfer>?
@@ -148,6 +152,7 @@ final class CurlTransfer: @unchecked Sendable {
         try set(CURLOPT_HEADERDATA, pointer: me)
         try set(CURLOPT_XFERINFODATA, pointer: me)
         try set(CURLOPT_NOPROGRESS, progressHandler == nil ? 1 : 0)
+        if progressHandler != nil { progressStart = DispatchTime.now().uptimeNanoseconds }
 
         try configureTimeouts()
         try configureRedirects()
@@ -401,15 +406,16 @@ final class CurlTransfer: @unchecked Sendable {
         return 0
     }
 
-    /// The report to send when the count grew and 50 ms have passed since the last one (or
-    /// `force`), recorded as sent; `nil` when there is nothing to send.
+    /// The report to send when the count grew and 50 ms have passed since the last one — or
+    /// since the start, for the first — (or `force`), recorded as sent; `nil` when there is
+    /// nothing to send.
     private func report(_ direction: TransferProgress.Direction, now bytes: Int64, total: Int64, at time: UInt64,
                         force: Bool) -> TransferProgress? {
         guard progressHandler != nil else { return nil }
         let last = direction == .download ? lastDownloadReport : lastUploadReport
         if let last, bytes <= last.bytes { return nil }
         if !force, bytes == 0 { return nil }
-        if !force, let last, time - last.time < 50_000_000 { return nil }
+        if !force, time &- (last?.time ?? progressStart) < 50_000_000 { return nil }
         if direction == .download { lastDownloadReport = (bytes, time) } else { lastUploadReport = (bytes, time) }
         return TransferProgress(direction: direction, completedBytes: bytes, totalBytes: total > 0 ? total : nil)
     }

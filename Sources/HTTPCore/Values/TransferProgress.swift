@@ -1,6 +1,7 @@
 /// A progress report for one direction of a transfer.
 ///
-/// Reports are throttled (at most one per direction every 50 ms, plus the last one),
+/// Reports are throttled (at most one per direction every 50 ms, the first 50 ms after the
+/// transfer started, plus the last one — so a transfer shorter than that reports once),
 /// monotonic (`completedBytes` never goes down), and the last download report of a
 /// successful transfer has `completedBytes == totalBytes ==` the bytes received.
 public struct TransferProgress: Sendable, Hashable {
