@@ -38,8 +38,8 @@ final class CurlTransfer: @unchecked Sendable {
     //
     // `@exclusivity(unchecked)`: these are touched only on the loop thread, never across an
     // overlapping access, and libcurl's callbacks read them once per header line and body
-    // chunk; the dynamic exclusivity check on each class-property access cost ~10% of the
-    // engine's own instructions per small request.
+    // chunk; the dynamic exclusivity checks on these class properties (and the engine's) cost
+    // about 3,000 instructions per small request.
 
     @exclusivity(unchecked) private(set) var easy: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
