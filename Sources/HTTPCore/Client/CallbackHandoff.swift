@@ -22,8 +22,9 @@ import Glibc
 /// Only queues made by ``HTTPClient/makeCallbackQueue(label:)`` (the default callback queues
 /// of HTTPClient, Chain and AFStyle) do this: a queue the caller supplies — the main queue,
 /// say — is never held. The cost is at most 50 µs of yielding per delivery, and none when
-/// nothing else is in flight (a lone request) or a completion is already waiting (many
-/// requests in flight).
+/// nothing else is in flight (a lone request), a completion is already waiting (many
+/// requests in flight), or the process may run on one processor only
+/// (``isWaitingByYieldingUseful``).
 final class CallbackHandoff: Sendable {
     /// Transfers handed to the engine whose completion has not been posted yet.
     let transfersInFlight = Atomic<Int>(0)
@@ -94,7 +95,8 @@ extension HTTPClient {
     /// gets its own completion without waiting for libdispatch to wake a parked thread (about
     /// 20 µs on a small machine). The default callback queues of ``HTTPClient``, Chain and
     /// AFStyle are made this way; use it for a serial callback queue of your own that should
-    /// behave the same. Never holds the thread when nothing else is in flight.
+    /// behave the same. Never holds the thread when nothing else is in flight, or when the
+    /// process may run on one processor only (its affinity mask, as `taskset` sets it).
     public static func makeCallbackQueue(label: String) -> DispatchQueue {
         let queue = DispatchQueue(label: label)
         CallbackHandoff.mark(queue)

@@ -265,12 +265,10 @@ final class CurlEngine: @unchecked Sendable {
             let result = transfer.result(for: code)
             curl_multi_remove_handle(multi, handle)
             active.removeValue(forKey: ObjectIdentifier(transfer))
-            if let block = transfer.completionBlock(for: result) {
-                if transfer.isCallbackQueueSerial {
-                    batch.add(block, on: transfer.callbackQueue)
-                } else {
-                    transfer.callbackQueue.async(execute: block)
-                }
+            if transfer.isCallbackQueueSerial {
+                if let block = transfer.completionBlock(for: result) { batch.add(block, on: transfer.callbackQueue) }
+            } else {
+                transfer.complete(with: result)
             }
             recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty,
                     keepsLargeBuffer: transfer.request.download != nil)

@@ -7,9 +7,9 @@ import Foundation
 /// through the pipeline (interceptors, retries, coalescing, the engine) copy a reference,
 /// not a dozen fields; a change copies the box only when another value still shares it.
 public struct HTTPRequest: Sendable, Hashable {
-    /// Every field, as one plain value: what the box holds, and what the traffic coalescer
-    /// keys its groups by (a struct stored in the dictionary itself, so comparing keys never
-    /// reads a box another thread made).
+    /// Every field, as one plain value: what the box holds, and what the traffic coalescer's
+    /// groups keep and compare (a struct stored in the group itself, so comparing requests
+    /// never reads a box another thread made).
     struct Fields: Sendable, Hashable {
         var url: URL
         var method: HTTPMethod
