@@ -15,6 +15,7 @@ import Synchronization
 final class CurlEngine: @unchecked Sendable {
     // Why @unchecked Sendable: `multi` and `share` are created in `init` and afterwards used
     // only on the loop thread (plus `curl_multi_wakeup`, which is thread-safe by contract);
+    // `defaultHeaders` is built in `init` and only read afterwards, on the loop thread;
     // `active` and `easyPool` are loop-thread only; `commands` is a Mutex.
 
     /// Limits for the multi handle.
@@ -54,7 +55,9 @@ final class CurlEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var waitingPerHost: [TransferTarget.HostKey: [CurlTransfer]] = [:]
     /// Finished easy handles, each already carrying the baseline options (see `applyBaseline`).
     @exclusivity(unchecked) private var easyPool: [UnsafeMutableRawPointer] = []
-    private let userAgent: String
+    /// The `User-Agent` and `Accept-Encoding` lines, shared by every transfer's handle; it
+    /// outlives them all, since the loop cleans up every handle before the engine can go away.
+    private let defaultHeaders: CurlDefaultHeaders
     /// In-flight and posted-completion counts for keeping callback threads warm.
     let handoff = CallbackHandoff()
     private static let easyPoolLimit = 64
@@ -67,7 +70,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         self.multi = multi
         concurrentRequestsPerHost = limits.concurrentRequestsPerHost
-        self.userAgent = userAgent
+        defaultHeaders = CurlDefaultHeaders(userAgent: userAgent)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.connectionsPerHost)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.totalConnections)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.cachedConnections)
@@ -182,7 +185,7 @@ final class CurlEngine: @unchecked Sendable {
             return
         }
         do {
-            try transfer.configure(handle: handle)
+            try transfer.configure(handle: handle, defaultHeaders: defaultHeaders)
         } catch {
             transfer.complete(with: .failure(error))
             recycle(transfer.cleanUp(), isDirty: true)
@@ -315,7 +318,7 @@ final class CurlEngine: @unchecked Sendable {
     /// A new easy handle with the baseline options, or `nil` when libcurl cannot make one.
     private func makeHandle() -> UnsafeMutableRawPointer? {
         guard let handle = curl_easy_init() else { return nil }
-        guard CurlTransfer.applyBaseline(to: handle, share: share, userAgent: userAgent) == CURLE_OK else {
+        guard CurlTransfer.applyBaseline(to: handle, share: share) == CURLE_OK else {
             curl_easy_cleanup(handle)
             return nil
         }
@@ -334,7 +337,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         if isDirty {
             curl_easy_reset(handle)
-            guard CurlTransfer.applyBaseline(to: handle, share: share, userAgent: userAgent) == CURLE_OK else {
+            guard CurlTransfer.applyBaseline(to: handle, share: share) == CURLE_OK else {
                 curl_easy_cleanup(handle)
                 return
             }

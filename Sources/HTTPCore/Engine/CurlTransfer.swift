@@ -99,16 +99,18 @@ final class CurlTransfer: @unchecked Sendable {
     /// Sets the options that are the same for every transfer of a client, once per handle
     /// (after creation or `curl_easy_reset`): libcurl copies strings on every setopt, and
     /// re-setting these per request showed up in profiles.
-    static func applyBaseline(to handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
-                              userAgent: String) -> CURLcode {
+    ///
+    /// The `User-Agent` line is not among them: it comes with every request's header list
+    /// (see ``CurlDefaultHeaders``).
+    static func applyBaseline(to handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?) -> CURLcode {
         let codes: [CURLcode] = [
             ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
             ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
             ccurl_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
-            // "" means every encoding this libcurl decodes: gzip, deflate, br, zstd.
+            // "" means every encoding this libcurl decodes: gzip, deflate, br, zstd. This turns
+            // decoding on; the `Accept-Encoding` line itself comes from `CurlDefaultHeaders`.
             ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
             ccurl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1),
-            ccurl_easy_setopt_string(handle, CURLOPT_USERAGENT, userAgent),
             ccurl_easy_setopt_long(handle, CURLOPT_AUTOREFERER, 1),
             ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1),
             ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
@@ -139,7 +141,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// is set again here.
     /// - Throws: a ``NetworkError`` when an option is refused or a file cannot be opened;
     ///   the caller then finishes the transfer with it.
-    func configure(handle: UnsafeMutableRawPointer) throws(NetworkError) {
+    func configure(handle: UnsafeMutableRawPointer, defaultHeaders: CurlDefaultHeaders) throws(NetworkError) {
         easy = handle
         let retained = Unmanaged.passRetained(self)
         retainedSelf = retained
@@ -158,7 +160,7 @@ final class CurlTransfer: @unchecked Sendable {
         try configureRedirects()
         try configureTLS()
         try configureMethodAndBody(handle: handle)
-        try configureHeaders(handle: handle)
+        try configureHeaders(handle: handle, defaults: defaultHeaders)
         try configureDownload()
     }
 
@@ -283,26 +285,38 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    private func configureHeaders(handle: UnsafeMutableRawPointer) throws(NetworkError) {
+    private func configureHeaders(handle: UnsafeMutableRawPointer, defaults: CurlDefaultHeaders) throws(NetworkError) {
+        // The sample server and most servers answer `100 Continue`, but some never do and
+        // libcurl would wait a second for each upload; send the body straight away.
+        var sendsBodyWithoutExpect = false
+        if case .file = request.body, !request.headers.contains("Expect") { sendsBodyWithoutExpect = true }
+        guard !request.headers.isEmpty || sendsBodyWithoutExpect else {
+            // The common case: the engine's shared list, with no list of our own to build.
+            guard let shared = defaults.sharedList else { throw Self.headerListAllocationFailure }
+            headerList = nil
+            try check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, shared))
+            return
+        }
         var list: UnsafeMutablePointer<curl_slist>?
-        for field in request.headers {
-            // "Name;" is libcurl's syntax for a header with an empty value ("Name:" would remove it).
-            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+        func append(_ line: String) throws(NetworkError) {
             guard let appended = curl_slist_append(list, line) else {
                 curl_slist_free_all(list)
-                throw NetworkError(.transport, "libcurl could not allocate the header list")
+                throw Self.headerListAllocationFailure
             }
             list = appended
         }
-        if case .file = request.body, !request.headers.contains("Expect") {
-            // The sample server and most servers answer `100 Continue`, but some never do and
-            // libcurl would wait a second for each upload; send the body straight away.
-            list = curl_slist_append(list, "Expect:") ?? list
+        for field in request.headers {
+            // "Name;" is libcurl's syntax for a header with an empty value ("Name:" would remove it).
+            try append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
+        if sendsBodyWithoutExpect { try append("Expect:") }
+        for field in defaults.fields where !request.headers.contains(field.name) { try append(field.line) }
         headerList = list
-        // Set even when empty, so a reused handle does not keep the previous request's list.
+        // Always set: a reused handle must not keep the previous request's list.
         try check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
     }
+
+    private static let headerListAllocationFailure = NetworkError(.transport, "libcurl could not allocate the header list")
 
     private func configureDownload() throws(NetworkError) {
         let limit = request.download.map { $0.maximumSize ?? 0 } ?? request.maximumResponseSize
