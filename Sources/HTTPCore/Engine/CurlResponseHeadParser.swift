@@ -47,8 +47,40 @@ struct CurlResponseHeadParser {
         let colon = base.distance(to: UnsafeRawPointer(found))
         guard colon > 0 else { return }
         // Trim on bytes and make each String once: this runs for every header of every response.
-        headers.add(name: CurlResponseHeadParser.trimmedString(bytes, from: 0, to: colon),
+        headers.add(name: CurlResponseHeadParser.fieldName(bytes, to: colon),
                     value: CurlResponseHeadParser.trimmedString(bytes, from: colon + 1, to: bytes.count))
+    }
+
+    /// The name before the colon, trimmed. A name most responses carry, spelled exactly as
+    /// listed here, becomes that constant: no UTF-8 validation, no new String. Any other
+    /// spelling (`content-type`, say) is kept as sent.
+    private static func fieldName(_ bytes: UnsafeRawBufferPointer, to colon: Int) -> String {
+        var upper = colon
+        while upper > 0, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+        // No leading blanks to trim: a line starting with one is a folded value (above).
+        guard let base = bytes.baseAddress, upper > 0 else { return trimmedString(bytes, from: 0, to: colon) }
+        // Length and first byte pick at most one candidate, so one comparison decides.
+        let common: (bytes: StaticString, name: String)? = switch (upper, bytes[0]) {
+        case (4, UInt8(ascii: "D")): ("Date", "Date")
+        case (4, UInt8(ascii: "E")): ("ETag", "ETag")
+        case (4, UInt8(ascii: "V")): ("Vary", "Vary")
+        case (6, UInt8(ascii: "S")): ("Server", "Server")
+        case (7, UInt8(ascii: "E")): ("Expires", "Expires")
+        case (8, UInt8(ascii: "L")): ("Location", "Location")
+        case (10, UInt8(ascii: "C")): ("Connection", "Connection")
+        case (10, UInt8(ascii: "K")): ("Keep-Alive", "Keep-Alive")
+        case (10, UInt8(ascii: "S")): ("Set-Cookie", "Set-Cookie")
+        case (12, UInt8(ascii: "C")): ("Content-Type", "Content-Type")
+        case (13, UInt8(ascii: "A")): ("Accept-Ranges", "Accept-Ranges")
+        case (13, UInt8(ascii: "C")): ("Cache-Control", "Cache-Control")
+        case (13, UInt8(ascii: "L")): ("Last-Modified", "Last-Modified")
+        case (14, UInt8(ascii: "C")): ("Content-Length", "Content-Length")
+        case (16, UInt8(ascii: "C")): ("Content-Encoding", "Content-Encoding")
+        case (17, UInt8(ascii: "T")): ("Transfer-Encoding", "Transfer-Encoding")
+        default: nil
+        }
+        if let common, memcmp(base, common.bytes.utf8Start, upper) == 0 { return common.name }
+        return trimmedString(bytes, from: 0, to: colon)
     }
 
     /// The bytes in `start..<end` without surrounding spaces and tabs, as a String.
