@@ -62,6 +62,23 @@ struct CurlDefaultHeadersTests {
         #expect(plain["Accept-Encoding"] == CurlDefaultHeaders.decodableEncodings.joined(separator: ", "))
     }
 
+    /// A line break in the configured `User-Agent` would smuggle in header lines of its own:
+    /// every request of that client fails with a clear error instead, and nothing is sent.
+    @Test(arguments: ["Bad\r\nX-Injected: 1", "Bad\nX-Injected: 1", "Bad\u{0}tail"])
+    func aUserAgentThatWouldBreakTheLineIsRefused(userAgent: String) async throws {
+        try await withPrivateServer { server in
+            let client = HTTPClient(configuration: .init(userAgent: userAgent))
+            let result = await client.result(HTTPRequest(url: server.baseURL.appendingPathComponent("anything")))
+            guard case .failure(let error) = result else {
+                Issue.record("expected a refusal, got \(result)")
+                return
+            }
+            #expect(error.kind == .invalidRequest)
+            #expect(error.message.contains("User-Agent"))
+            #expect(server.acceptedConnections == 0)
+        }
+    }
+
     @Test func gzipIsStillDecodedWhenTheRequestAsksForItItself() async throws {
         var request = HTTPRequest(url: try TestServer.url("/gzip"))
         request.headers["Accept-Encoding"] = "gzip"
