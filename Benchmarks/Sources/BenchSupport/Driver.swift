@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// One finished request as a client reports it to the ``Driver``.
@@ -23,6 +24,22 @@ public enum Driver {
     /// `count` requests, one at a time.
     public static func sequential(count: Int, send: @escaping Send) throws -> BenchResult {
         try concurrent(count: count, inFlight: 1, send: send)
+    }
+
+    /// The one download of `download-file`, written to `destination` by `send`. The bytes
+    /// counted are the ones on disk. Deleting the file is left to the harness, after its clock
+    /// stops, as the C client unlinks after its own; a failed download's file goes at once.
+    public static func download(to destination: URL, send: @escaping Send) throws -> BenchResult {
+        let remove: @Sendable () -> Void = { try? FileManager.default.removeItem(at: destination) }
+        do {
+            var result = try sequential(count: 1, send: send)
+            result.bytes = fileSize(destination) ?? 0
+            result.cleanUp = remove
+            return result
+        } catch {
+            remove()
+            throw error
+        }
     }
 
     /// `count` requests with `inFlight` outstanding until the last ones.

@@ -50,6 +50,7 @@ public enum BenchMain {
             let result = try timed()
             let seconds = result.timedSeconds ?? Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             let cpu = result.timedCPUSeconds ?? cpuSeconds() - cpuStart
+            result.cleanUp?()
             print(resultLine(client: client.name, scenario: scenario, result: result, seconds: seconds, cpu: cpu))
             exit(0)
         } catch {

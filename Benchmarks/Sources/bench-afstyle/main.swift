@@ -36,12 +36,7 @@ struct AFStyleClient: BenchClient {
         case .downloadFile:
             let destination = setup.downloadDestination(client: name)
             let send = downloader(manager, url, to: destination)
-            return {
-                defer { try? FileManager.default.removeItem(at: destination) }
-                var result = try Driver.sequential(count: 1, send: send)
-                result.bytes = fileSize(destination) ?? 0
-                return result
-            }
+            return { try Driver.download(to: destination, send: send) }
         case .downloadMemory:
             // The default 100 MiB response limit is below the big file.
             manager.requestSerializer.maximumResponseSize = 4 << 30

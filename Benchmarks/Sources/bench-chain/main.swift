@@ -35,12 +35,7 @@ struct ChainClient: BenchClient {
         case .downloadFile:
             let destination = setup.downloadDestination(client: name)
             let send = downloadSender(request, to: destination)
-            return {
-                defer { try? FileManager.default.removeItem(at: destination) }
-                var result = try Driver.sequential(count: 1, send: send)
-                result.bytes = fileSize(destination) ?? 0
-                return result
-            }
+            return { try Driver.download(to: destination, send: send) }
         case .downloadMemory:
             // The default 100 MiB response limit is below the big file.
             let send = dataSender([request.maximumResponseSize(4 << 30)])

@@ -31,13 +31,7 @@ struct CoreClient: BenchClient {
             let destination = setup.downloadDestination(client: name)
             request.download = DownloadOptions(destination: destination)
             let send = sender(client, request)
-            return {
-                defer { try? FileManager.default.removeItem(at: destination) }
-                var result = try Driver.sequential(count: 1, send: send)
-                // The body went to the file, so count what is on disk.
-                result.bytes = fileSize(destination) ?? 0
-                return result
-            }
+            return { try Driver.download(to: destination, send: send) }
         case .downloadMemory:
             request.maximumResponseSize = 4 << 30  // the default 100 MiB limit is below the 256 MiB file
             let send = sender(client, request)

@@ -40,10 +40,7 @@ struct URLSessionClient: BenchClient {
         case .downloadFile:
             let destination = setup.downloadDestination(client: name)
             let send = downloader(session, url, to: destination)
-            return {
-                defer { try? FileManager.default.removeItem(at: destination) }
-                return try Driver.sequential(count: 1, send: send)
-            }
+            return { try Driver.download(to: destination, send: send) }
         case .downloadMemory:
             let send = sender(session, url)
             return { try Driver.sequential(count: 1, send: send) }
