@@ -31,7 +31,8 @@ public final class HTTPClient: Sendable {
         /// (nothing needs to run the main run loop). Never the engine's loop thread.
         public var callbackQueue: DispatchQueue
         /// The `User-Agent` sent unless a request sets its own.
-        /// Default `Chain/<version> libcurl/<version>`.
+        /// Default `Chain/<version> libcurl/<version>`. One with CR, LF or NUL fails every
+        /// request with ``NetworkError/Kind/invalidRequest`` (it would smuggle in header lines).
         public var userAgent: String
         /// Interceptors every call of this client runs, before the call's own. Default none.
         public var interceptors: [any RequestInterceptor]
