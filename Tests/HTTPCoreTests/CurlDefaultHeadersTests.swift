@@ -15,12 +15,12 @@ struct CurlDefaultHeadersTests {
         return try #require(echo["headers"] as? [String: String])
     }
 
-    @Test func theEncodingsAreTheOnesThisLibcurlDecodes() {
+    @Test func theEncodingsAreTheOnesThisLibcurlDecodes() throws {
         let encodings = CurlDefaultHeaders.decodableEncodings
         // Debian's libcurl always has zlib; brotli and zstd depend on the build.
         #expect(Array(encodings.prefix(2)) == ["deflate", "gzip"])
         #expect(Set(encodings).isSubset(of: ["deflate", "gzip", "br", "zstd"]))
-        let lines = CurlDefaultHeaders(userAgent: "Probe/1.0").fields.map(\.line)
+        let lines = try CurlDefaultHeaders(userAgent: "Probe/1.0").fields.map(\.line)
         #expect(lines == ["User-Agent: Probe/1.0", "Accept-Encoding: \(encodings.joined(separator: ", "))"])
     }
 

@@ -70,7 +70,8 @@ public final class HTTPClient: Sendable {
     private let coalescer = TransferCoalescer()
 
     /// Makes a client and starts its engine thread. If libcurl cannot be initialised, every
-    /// request fails with ``NetworkError/Kind/transport`` instead of crashing.
+    /// request fails with ``NetworkError/Kind/transport`` instead of crashing; if the
+    /// configured user agent has CR, LF or NUL, with ``NetworkError/Kind/invalidRequest``.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         let limits = CurlEngine.Limits(connectionsPerHost: max(0, configuration.maximumConnectionsPerHost),

@@ -19,15 +19,15 @@ final class CurlDefaultHeaders {
     let sharedList: UnsafeMutablePointer<curl_slist>?
     /// The lines, name first, in the order they are sent.
     let fields: [(name: String, line: String)]
-    /// Why no request may go out with these lines: a `User-Agent` with CR, LF or NUL, which
-    /// would end the line early and let the rest pass for headers of its own. `nil` when safe.
-    let refusal: NetworkError?
 
     /// Builds the lines for `userAgent` and the encodings this libcurl decodes.
-    init(userAgent: String) {
-        refusal = userAgent.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
-            ? NetworkError(.invalidRequest, "the configured User-Agent has a character that is not allowed (CR, LF or NUL)")
-            : nil
+    /// - Throws: ``NetworkError/Kind/invalidRequest`` when `userAgent` has CR, LF or NUL,
+    ///   which would end the line early and let the rest pass for header lines of its own.
+    ///   The client then fails every request with it (its start-up error).
+    init(userAgent: String) throws(NetworkError) {
+        guard !userAgent.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else {
+            throw NetworkError(.invalidRequest, "the configured User-Agent has a character that is not allowed (CR, LF or NUL)")
+        }
         var fields: [(name: String, line: String)] = [("User-Agent", "User-Agent: \(userAgent)")]
         let encodings = CurlDefaultHeaders.decodableEncodings
         if !encodings.isEmpty {

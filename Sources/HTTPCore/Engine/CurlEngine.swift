@@ -63,14 +63,16 @@ final class CurlEngine: @unchecked Sendable {
     private static let easyPoolLimit = 64
 
     /// Makes the engine and starts its loop thread.
-    /// - Throws: ``NetworkError/Kind/transport`` when libcurl cannot be initialised.
+    /// - Throws: ``NetworkError/Kind/transport`` when libcurl cannot be initialised;
+    ///   ``NetworkError/Kind/invalidRequest`` when `userAgent` has CR, LF or NUL.
     init(limits: Limits, userAgent: String, name: String) throws(NetworkError) {
-        guard CurlGlobal.isInitialized, let multi = curl_multi_init() else {
-            throw NetworkError(.transport, "libcurl could not be initialised")
-        }
+        let unavailable = NetworkError(.transport, "libcurl could not be initialised")
+        guard CurlGlobal.isInitialized else { throw unavailable }
+        // Before the multi handle, so a refused user agent leaves nothing to clean up.
+        defaultHeaders = try CurlDefaultHeaders(userAgent: userAgent)
+        guard let multi = curl_multi_init() else { throw unavailable }
         self.multi = multi
         concurrentRequestsPerHost = limits.concurrentRequestsPerHost
-        defaultHeaders = CurlDefaultHeaders(userAgent: userAgent)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.connectionsPerHost)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.totalConnections)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.cachedConnections)

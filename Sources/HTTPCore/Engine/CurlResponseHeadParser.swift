@@ -58,7 +58,7 @@ struct CurlResponseHeadParser {
         var upper = colon
         while upper > 0, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
         // No leading blanks to trim: a line starting with one is a folded value (above).
-        guard let base = bytes.baseAddress, upper > 0 else { return trimmedString(bytes, from: 0, to: colon) }
+        guard let base = bytes.baseAddress, upper > 0 else { return "" }
         // Length and first byte pick at most one candidate, so one comparison decides.
         let common: (bytes: StaticString, name: String)? = switch (upper, bytes[0]) {
         case (4, UInt8(ascii: "D")): ("Date", "Date")
@@ -80,7 +80,7 @@ struct CurlResponseHeadParser {
         default: nil
         }
         if let common, memcmp(base, common.bytes.utf8Start, upper) == 0 { return common.name }
-        return trimmedString(bytes, from: 0, to: colon)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<upper]), as: UTF8.self)
     }
 
     /// The bytes in `start..<end` without surrounding spaces and tabs, as a String.

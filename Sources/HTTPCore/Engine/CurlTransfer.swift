@@ -286,7 +286,6 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func configureHeaders(handle: UnsafeMutableRawPointer, defaults: CurlDefaultHeaders) throws(NetworkError) {
-        if let refusal = defaults.refusal { throw refusal }
         // The sample server and most servers answer `100 Continue`, but some never do and
         // libcurl would wait a second for each upload; send the body straight away.
         var sendsBodyWithoutExpect = false
