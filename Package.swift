@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Digest", swiftSettings: strict),
         .target(name: "HTTPCore", dependencies: ["CCurl", "Digest", "FastJSON"], swiftSettings: strict),
         .target(name: "FastJSON", swiftSettings: strict),
-        .target(name: "Cache", dependencies: ["HTTPCore", "Digest"], swiftSettings: strict),
+        .target(name: "Cache", dependencies: ["HTTPCore", "Digest", "FastJSON"], swiftSettings: strict),
         .target(name: "Chain", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
         .target(name: "AFStyle", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
         .target(name: "SampleServer", dependencies: ["Digest", "CZlib"], swiftSettings: strict),

@@ -9,8 +9,11 @@ extension CacheKey {
     /// order, since `ids[]=1&ids[]=2` and `ids[]=2&ids[]=1` are different lists), and ignored
     /// parameters removed. `nil` without a scheme or host.
     public static func canonicalURL(_ url: URL, ignoredParameters: Set<String> = []) -> String? {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-              let scheme = components.scheme?.lowercased(), !scheme.isEmpty,
+        URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap { canonicalURL($0, ignoredParameters: ignoredParameters) }
+    }
+
+    static func canonicalURL(_ components: URLComponents, ignoredParameters: Set<String>) -> String? {
+        guard let scheme = components.scheme?.lowercased(), !scheme.isEmpty,
               let rawHost = components.percentEncodedHost, !rawHost.isEmpty
         else { return nil }
         var host = rawHost.lowercased()
@@ -34,9 +37,10 @@ extension CacheKey {
         var pairs: [(offset: Int, name: String, pair: String)] = []
         for (offset, piece) in query.split(separator: "&", omittingEmptySubsequences: true).enumerated() {
             let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let rawName = String(parts[0])
-            let name = rawName.removingPercentEncoding ?? rawName
-            if isIgnored(name, ignoredParameters) { continue }
+            if !ignoredParameters.isEmpty {
+                let rawName = String(parts[0])
+                if isIgnored(rawName.removingPercentEncoding ?? rawName, ignoredParameters) { continue }
+            }
             let encodedName = normalizedComponent(parts[0])
             if parts.count == 2 {
                 pairs.append((offset, encodedName, encodedName + "=" + normalizedComponent(parts[1])))
@@ -54,9 +58,25 @@ extension CacheKey {
     /// stays a `+` (in forms it means a space) and never meets an encoded `%2B` (a plus).
     /// Invalid escapes are kept as they are.
     static func normalizedComponent(_ raw: Substring) -> String {
-        raw.split(separator: "+", omittingEmptySubsequences: false).map { piece in
+        // The common case — unreserved characters and `+` only — is its own canonical form;
+        // Foundation's percent-decoding was most of a key's cost.
+        if raw.utf8.allSatisfy(isKeptAsIs) { return String(raw) }
+        return raw.split(separator: "+", omittingEmptySubsequences: false).map { piece in
             piece.removingPercentEncoding.map(ParameterEncoding.percentEncode) ?? String(piece)
         }.joined(separator: "+")
+    }
+
+    /// The bytes ``normalizedComponent(_:)`` leaves alone: those `ParameterEncoding.percentEncode`
+    /// keeps, and `+`.
+    private static func isKeptAsIs(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "?"), UInt8(ascii: "/"),
+             UInt8(ascii: "+"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether a parameter name, or its base before the first `[`, is ignored.
@@ -117,14 +137,13 @@ extension CacheKey {
     }
 
     /// A digest of everything that identifies the user, `"none"` for an anonymous request.
-    static func credentialsDigest(_ request: HTTPRequest) -> String {
+    static func credentialsDigest(_ request: HTTPRequest, components: URLComponents) -> String {
         var parts: [String] = []
         for name in ["authorization", "proxy-authorization", "cookie"] {
             let values = request.headers.values(for: name)
             if !values.isEmpty { parts.append(name + ":" + values.joined(separator: "\n")) }
         }
-        if let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
-           components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
             parts.append("userinfo:" + (components.percentEncodedUser ?? "") + ":" + (components.percentEncodedPassword ?? ""))
         }
         return parts.isEmpty ? "none" : SHA256.hexDigest(parts.joined(separator: "\n"))

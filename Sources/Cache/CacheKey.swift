@@ -45,12 +45,14 @@ public struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConver
     /// - Returns: `nil` when the request cannot be cached: a multipart body, a file body that
     ///   cannot be read, a download to a file, or a URL without scheme or host.
     public init?(request: HTTPRequest, ignoredParameters: Set<String> = []) {
+        // One parse of the URL serves both the canonical form and the credentials digest.
         guard request.download == nil,
-              let url = CacheKey.canonicalURL(request.url, ignoredParameters: ignoredParameters),
+              let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
+              let url = CacheKey.canonicalURL(components, ignoredParameters: ignoredParameters),
               let body = CacheKey.bodyDigest(request.body, contentType: request.headers["Content-Type"],
                                              ignoredParameters: ignoredParameters)
         else { return nil }
-        let credentials = CacheKey.credentialsDigest(request)
+        let credentials = CacheKey.credentialsDigest(request, components: components)
         self.init(rawValue: [CacheKey.version, request.method.rawValue, url, "body:" + body, "credentials:" + credentials]
             .joined(separator: "\n"))
     }

@@ -1,4 +1,5 @@
 import Digest
+import FastJSON
 import Foundation
 import HTTPCore
 
@@ -47,12 +48,24 @@ struct CacheMetadata: Codable, Sendable, Equatable {
         self.bodySHA256 = bodySHA256
     }
 
-    /// The framed file contents.
+    /// The framed file contents: the same JSON `JSONEncoder` would write for this type (keys
+    /// sorted, `nil` validators left out), through HTTPCore's JSON writer at a fraction of
+    /// `JSONEncoder`'s cost. Throws for a non-finite time.
     func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let payload = try encoder.encode(self)
-        return CacheMetadata.frame(payload)
+        guard let length = Int(exactly: bodyLength) else {
+            throw CorruptionError("body length \(bodyLength) does not fit this platform's integers")
+        }
+        var object: [String: Parameter] = [
+            "key": .string(key), "url": .string(url), "statusCode": .int(statusCode), "httpVersion": .string(httpVersion),
+            "headers": .array(headers.map { .array($0.map(Parameter.string)) }),
+            "requestSentAt": .double(requestSentAt), "storedAt": .double(storedAt),
+            "varyValues": .dictionary(varyValues.mapValues(Parameter.string)),
+            "bodyFile": .string(bodyFile), "bodyLength": .int(length), "bodySHA256": .string(bodySHA256),
+        ]
+        if let etag { object["etag"] = .string(etag) }
+        if let lastModified { object["lastModified"] = .string(lastModified) }
+        if let expiresAt { object["expiresAt"] = .double(expiresAt) }
+        return CacheMetadata.frame(try ParameterEncoding.jsonData(.dictionary(object)))
     }
 
     /// Frames a payload (also used by tests to forge well-framed but invalid metadata).
@@ -81,7 +94,9 @@ struct CacheMetadata: Codable, Sendable, Equatable {
             return .failure(CorruptionError("metadata checksum mismatch"))
         }
         do {
-            let metadata = try JSONDecoder().decode(CacheMetadata.self, from: Data(bytes[headerSize..<digestStart]))
+            // FastJSON reads the same JSON as Foundation's decoder at a quarter of the cost, and
+            // this decode is most of a cache hit's work.
+            let metadata = try FastJSONDecoder().decode(CacheMetadata.self, from: Data(bytes[headerSize..<digestStart]))
             return .success(metadata)
         } catch {
             return .failure(CorruptionError("metadata does not decode: \(error)"))

@@ -19,13 +19,33 @@ public final class CachedCall: Sendable {
 
     private let state = Mutex(State())
     /// Serial, and targeting the caller's queue: deliveries run on that queue's threads and
-    /// one after another, even when the caller's queue is concurrent.
-    private let deliveryQueue: DispatchQueue
+    /// one after another, even when the caller's queue is concurrent. `nil`: deliveries run
+    /// inline, under the lock (see ``init(deliveringInline:)``).
+    private let deliveryQueue: DispatchQueue?
     private let deliver: @Sendable (Result<HTTPResponse, NetworkError>, _ isFinal: Bool) -> Void
 
     init(queue: DispatchQueue, deliver: @escaping @Sendable (Result<HTTPResponse, NetworkError>, _ isFinal: Bool) -> Void) {
         self.deliveryQueue = DispatchQueue(label: "chain.cache.delivery", target: queue)
         self.deliver = deliver
+    }
+
+    /// A call whose deliveries run inline where they are emitted (the store's queue), under
+    /// the call's lock, so they are still ordered and never concurrent. For a `deliver` that
+    /// only hands the result on — the pipeline's, which queues it for the callback queue —
+    /// a queue of its own would be one more thread hand-off before every delivery. `deliver`
+    /// must not call back into the call.
+    init(deliveringInline deliver: @escaping @Sendable (Result<HTTPResponse, NetworkError>, _ isFinal: Bool) -> Void) {
+        self.deliveryQueue = nil
+        self.deliver = deliver
+    }
+
+    private func send(_ result: Result<HTTPResponse, NetworkError>, isFinal: Bool) {
+        guard let deliveryQueue else {
+            deliver(result, isFinal)
+            return
+        }
+        let deliver = self.deliver
+        deliveryQueue.async { deliver(result, isFinal) }
     }
 
     /// Cancels the call. Safe from any thread, any number of times; does nothing once the
@@ -37,8 +57,7 @@ public final class CachedCall: Sendable {
             state.isCancelled = true
             if state.deliveries == 0 {
                 state.deliveries = 1
-                let deliver = self.deliver
-                deliveryQueue.async { deliver(.failure(NetworkError(.cancelled, "the request was cancelled")), true) }
+                send(.failure(NetworkError(.cancelled, "the request was cancelled")), isFinal: true)
             }
             let transfer = state.transfer
             state.transfer = nil
@@ -56,8 +75,8 @@ public final class CachedCall: Sendable {
     /// How many deliveries were handed to the delivery queue.
     var deliveryCount: Int { state.withLock { $0.deliveries } }
 
-    /// Queues a delivery, unless the call already finished. Queued under the lock, so the
-    /// order of `emit` and `cancel` calls is the order of deliveries.
+    /// Queues (or makes) a delivery, unless the call already finished. Done under the lock, so
+    /// the order of `emit` and `cancel` calls is the order of deliveries.
     @discardableResult
     func emit(_ result: Result<HTTPResponse, NetworkError>, isFinal: Bool) -> Bool {
         state.withLock { state in
@@ -67,8 +86,7 @@ public final class CachedCall: Sendable {
                 state.isFinished = true
                 state.transfer = nil
             }
-            let deliver = self.deliver
-            deliveryQueue.async { deliver(result, isFinal) }
+            send(result, isFinal: isFinal)
             return true
         }
     }

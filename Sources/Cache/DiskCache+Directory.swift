@@ -97,6 +97,6 @@ extension DiskCache {
     }
 
     func path(_ name: String) -> String? {
-        directory.map { $0.path + "/" + name }
+        directoryPrefix.map { $0 + name }
     }
 }

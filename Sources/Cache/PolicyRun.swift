@@ -1,4 +1,5 @@
 import HTTPCore
+import Synchronization
 
 /// One call under a policy: its inputs and its handle.
 struct PolicyRun: Sendable {
@@ -8,8 +9,25 @@ struct PolicyRun: Sendable {
     let isCacheable: @Sendable (HTTPResponse) -> Bool
     let network: ResponseCache.Network
     let call: CachedCall
+    private let computedKey = ComputedKey()
 
-    /// Computed where it is needed (on the store's queue), since a file body is read to
-    /// hash it.
-    var key: CacheKey? { CacheKey(request: request, ignoredParameters: ignoredParameters) }
+    /// Computed where it is first needed (on the store's queue, since a file body is read to
+    /// hash it), then kept: a `.fileFirst` call needs it for its lookup and again for its store.
+    var key: CacheKey? {
+        computedKey.value { CacheKey(request: request, ignoredParameters: ignoredParameters) }
+    }
+}
+
+/// The key of one run, computed at most once.
+private final class ComputedKey: Sendable {
+    private let key = Mutex<CacheKey??>(nil)
+
+    func value(_ make: () -> CacheKey?) -> CacheKey? {
+        key.withLock { stored in
+            if let stored { return stored }
+            let made = make()
+            stored = .some(made)
+            return made
+        }
+    }
 }

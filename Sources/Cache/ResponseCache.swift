@@ -90,8 +90,9 @@ public final class ResponseCache: Sendable {
     }
 
     /// The core pipeline's cache step for a policy (``CallOptions/cache``). Its deliveries
-    /// run one after another on a private serial queue; cancelling is the pipeline's
-    /// business (it cancels the transfer its `network` closure started).
+    /// run one after another on the store's queue, where the pipeline queues them for its
+    /// callback queue; cancelling is the pipeline's business (it cancels the transfer its
+    /// `network` closure started).
     public func step(for policy: CachePolicy, ignoredParameters: Set<String> = []) -> any CacheStep {
         ResponseCacheStep(cache: self, policy: policy, ignoredParameters: ignoredParameters)
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPCore
 
 /// ``ResponseCache`` with a policy bound in, as the core pipeline's ``CacheStep``.
@@ -11,7 +10,8 @@ struct ResponseCacheStep: CacheStep {
              isCacheable: @escaping @Sendable (HTTPResponse) -> Bool,
              network: @escaping @Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) -> Void,
              deliver: @escaping @Sendable (_ result: Result<HTTPResponse, NetworkError>, _ isFinal: Bool) -> Void) {
-        let call = CachedCall(queue: DispatchQueue.global(), deliver: deliver)
+        // The pipeline's `deliver` only queues the delivery for the callback queue.
+        let call = CachedCall(deliveringInline: deliver)
         cache.execute(PolicyRun(policy: policy, request: request, ignoredParameters: ignoredParameters,
                                 isCacheable: isCacheable,
                                 network: { request, completion in

@@ -29,6 +29,16 @@ struct CacheKeyTests {
         #expect(CacheKey.canonicalURL(try #require(URL(string: "HTTP://Example.com:80/a?z=1&y=2#f"))) == "http://example.com/a?y=2&z=1")
     }
 
+    @Test("unreserved characters stay as they are; anything else is percent-encoded one way")
+    func componentNormalisation() throws {
+        let url = try #require(URL(string: "https://e.com/p?a-b.c_d~e=f/g?h+i&Z=9"))
+        #expect(CacheKey.canonicalURL(url) == "https://e.com/p?Z=9&a-b.c_d~e=f/g?h+i")
+        #expect(try key("https://e.com/p?q=%7E%2d") == key("https://e.com/p?q=~-"))
+        #expect(try key("https://e.com/p?q=%c3%a9") == key("https://e.com/p?q=%C3%A9"))
+        #expect(CacheKey.canonicalURL(try #require(URL(string: "https://e.com/p?q=%c3%a9*"))) == "https://e.com/p?q=%C3%A9%2A")
+        #expect(try key("https://e.com/p?q=%zz") != key("https://e.com/p?q=zz"))
+    }
+
     @Test("a form-encoded space (+) and an encoded plus (%2B) stay different; IPv6 hosts keep brackets")
     func plusAndIPv6() throws {
         #expect(try key("https://e.com/s?q=a+b") != key("https://e.com/s?q=a%2Bb"))

@@ -105,18 +105,20 @@ public enum ParameterEncoding: Sendable, Hashable {
     /// - Throws: ``NetworkError/Kind/invalidParameters`` for NaN or infinity, which JSON cannot hold.
     public static func jsonData(_ value: Parameter) throws(NetworkError) -> Data {
         var out: [UInt8] = []
-        try writeJSON(value, path: "", into: &out)
+        try writeJSON(value, path: { "" }, into: &out)
         return Data(out)
     }
 
-    private static func writeJSON(_ value: Parameter, path: String, into out: inout [UInt8]) throws(NetworkError) {
+    /// `path` names the value for the error message; it is built only when one is thrown.
+    private static func writeJSON(_ value: Parameter, path: () -> String, into out: inout [UInt8]) throws(NetworkError) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .int(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d):
             guard d.isFinite else {
-                throw NetworkError(.invalidParameters, "parameter \(path.isEmpty ? "value" : path) is \(d), which JSON cannot represent")
+                let name = path()
+                throw NetworkError(.invalidParameters, "parameter \(name.isEmpty ? "value" : name) is \(d), which JSON cannot represent")
             }
             out.append(contentsOf: formatDouble(d).utf8)
         case .string(let s): writeJSONString(s, into: &out)
@@ -124,23 +126,25 @@ public enum ParameterEncoding: Sendable, Hashable {
             out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                try writeJSON(item, path: "\(path)[\(index)]", into: &out)
+                try writeJSON(item, path: { "\(path())[\(index)]" }, into: &out)
             }
             out.append(UInt8(ascii: "]"))
         case .dictionary(let dictionary):
             out.append(UInt8(ascii: "{"))
-            for (index, key) in dictionary.keys.sorted().enumerated() {
+            for (index, (key, member)) in dictionary.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 writeJSONString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                try writeJSON(dictionary[key] ?? .null, path: path.isEmpty ? key : "\(path).\(key)", into: &out)
+                try writeJSON(member, path: {
+                    let parent = path()
+                    return parent.isEmpty ? key : "\(parent).\(key)"
+                }, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
     }
 
     private static func writeJSONString(_ string: String, into out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {
@@ -150,9 +154,11 @@ public enum ParameterEncoding: Sendable, Hashable {
             case 0x0D: out.append(contentsOf: "\\r".utf8)
             case 0x09: out.append(contentsOf: "\\t".utf8)
             case 0x00..<0x20:
+                // Below 0x20: the high digit is 0 or 1, the low one 0-9 or a-f.
+                let low = byte & 0x0F
                 out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
+                out.append(UInt8(ascii: "0") + (byte >> 4))
+                out.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
             default: out.append(byte)
             }
         }
