@@ -60,23 +60,10 @@ extension CacheKey {
     static func normalizedComponent(_ raw: Substring) -> String {
         // The common case — unreserved characters and `+` only — is its own canonical form;
         // Foundation's percent-decoding was most of a key's cost.
-        if raw.utf8.allSatisfy(isKeptAsIs) { return String(raw) }
+        if raw.utf8.allSatisfy({ $0 == UInt8(ascii: "+") || ParameterEncoding.leavesUnencoded($0) }) { return String(raw) }
         return raw.split(separator: "+", omittingEmptySubsequences: false).map { piece in
             piece.removingPercentEncoding.map(ParameterEncoding.percentEncode) ?? String(piece)
         }.joined(separator: "+")
-    }
-
-    /// The bytes ``normalizedComponent(_:)`` leaves alone: those `ParameterEncoding.percentEncode`
-    /// keeps, and `+`.
-    private static func isKeptAsIs(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "?"), UInt8(ascii: "/"),
-             UInt8(ascii: "+"):
-            return true
-        default:
-            return false
-        }
     }
 
     /// Whether a parameter name, or its base before the first `[`, is ignored.

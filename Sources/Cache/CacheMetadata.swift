@@ -48,9 +48,9 @@ struct CacheMetadata: Codable, Sendable, Equatable {
         self.bodySHA256 = bodySHA256
     }
 
-    /// The framed file contents: the same JSON `JSONEncoder` would write for this type (keys
-    /// sorted, `nil` validators left out), through HTTPCore's JSON writer at a fraction of
-    /// `JSONEncoder`'s cost. Throws for a non-finite time.
+    /// The framed file contents. The JSON is what `JSONEncoder` wrote for this type before (keys
+    /// sorted, `nil` validators left out; `JSONDecoder` reads either), made by HTTPCore's JSON
+    /// writer at a fraction of `JSONEncoder`'s cost. Throws for a non-finite time.
     func encoded() throws -> Data {
         guard let length = Int(exactly: bodyLength) else {
             throw CorruptionError("body length \(bodyLength) does not fit this platform's integers")

@@ -78,6 +78,18 @@ public enum ParameterEncoding: Sendable, Hashable {
         }
     }
 
+    /// Whether ``percentEncode(_:)`` keeps `byte` as it is: RFC 3986's unreserved characters,
+    /// `?` and `/`. (The cache key's canonical form relies on the same set.)
+    package static func leavesUnencoded(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "?"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Percent-encodes everything but RFC 3986's unreserved characters, as AFNetworking does
     /// for query values (it leaves `?` and `/` alone, which we keep too).
     public static func percentEncode(_ string: String) -> String {
@@ -85,13 +97,9 @@ public enum ParameterEncoding: Sendable, Hashable {
         result.reserveCapacity(string.utf8.count)
         let hex: [Character] = Array("0123456789ABCDEF")
         for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-                 UInt8(ascii: "?"), UInt8(ascii: "/"):
+            if leavesUnencoded(byte) {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
+            } else {
                 result.append("%")
                 result.append(hex[Int(byte >> 4)])
                 result.append(hex[Int(byte & 0x0F)])
