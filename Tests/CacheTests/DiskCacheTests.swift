@@ -198,4 +198,15 @@ struct DiskCacheTests {
         }
         #expect(!url.path.hasPrefix("/tmp/"))
     }
+
+    @Test("file names get random lower-case hex of the length asked for", arguments: [1, 16, 17, 32])
+    func randomHex(digits: Int) {
+        let names = (0..<64).map { _ in DiskCache.randomHex(digits) }
+        #expect(names.allSatisfy { $0.utf8.count == digits && $0.utf8.allSatisfy(DiskCache.isLowerHex) })
+        guard digits >= 16 else { return }
+        // 64 draws of 16 or more random digits: a repeat would mean the randomness is gone, and
+        // among 1,024 or more digits every value turns up (not only 0-9, not a stuck nibble).
+        #expect(Set(names).count == names.count)
+        #expect(Set(names.joined().utf8).count == 16)
+    }
 }
