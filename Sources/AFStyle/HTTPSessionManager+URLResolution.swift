@@ -11,7 +11,18 @@ extension HTTPSessionManager {
     /// - Throws: ``NetworkError/Kind/invalidURL`` when the string is not a URL, or the result
     ///   has no host (a relative string without a base URL, `mailto:`).
     public func url(for URLString: String) throws(NetworkError) -> URL {
-        try HTTPSessionManager.resolve(URLString, against: baseURL)
+        try resolvedURL(URLString, configuration: configuration)
+    }
+
+    /// ``url(for:)`` under the given settings. What a string resolved to is kept, per
+    /// settings generation and up to ``resolvedURLLimit`` strings: apps call the same
+    /// endpoints again and again, and Foundation's parse was ~4,000 instructions of every call
+    /// (3% of a small GET). Failures are not kept; they are thrown again each time.
+    func resolvedURL(_ URLString: String, configuration: Configuration) throws(NetworkError) -> URL {
+        if let kept = keptURL(for: URLString, generation: configuration.generation) { return kept }
+        let url = try HTTPSessionManager.resolve(URLString, against: configuration.baseURL)
+        keep(url, for: URLString, generation: configuration.generation)
+        return url
     }
 
     static func resolve(_ URLString: String, against baseURL: URL?) throws(NetworkError) -> URL {

@@ -40,13 +40,22 @@ public final class HTTPSessionManager: Sendable {
         var cachePolicy: CachePolicy?
         var responseCache = ResponseCache.shared
         var cacheIgnoredParameters: Set<String> = []
+        /// Counts the changes, so that a URL resolved under older settings is never reused.
+        var generation = 0
     }
 
     private struct State {
         var configuration: Configuration
         /// Tasks in flight, for ``tasks`` and ``cancelAllTasks()``.
         var tasks: [Int: SessionTask] = [:]
+        /// URL strings already resolved under the settings of generation `resolvedGeneration`
+        /// (see ``resolvedURL(_:configuration:)``).
+        var resolvedURLs: [String: URL] = [:]
+        var resolvedGeneration = 0
     }
+
+    /// The most URL strings kept resolved; the whole set is dropped when it is full.
+    static let resolvedURLLimit = 256
 
     /// The manager without a base URL that ported code reaches for first
     /// (`AFHTTPSessionManager.manager`). Its settings are shared by everyone who uses it.
@@ -192,7 +201,29 @@ public final class HTTPSessionManager: Sendable {
     var configuration: Configuration { state.withLock { $0.configuration } }
 
     private func update(_ change: (inout Configuration) -> Void) {
-        state.withLock { change(&$0.configuration) }
+        state.withLock { state in
+            change(&state.configuration)
+            state.configuration.generation += 1
+        }
+    }
+
+    /// The URL `URLString` resolved to under the settings of `generation`, if it is kept.
+    func keptURL(for URLString: String, generation: Int) -> URL? {
+        state.withLock { $0.resolvedGeneration == generation ? $0.resolvedURLs[URLString] : nil }
+    }
+
+    /// Keeps what `URLString` resolved to under the settings of `generation`; resolutions
+    /// under older settings than those kept are not kept.
+    func keep(_ url: URL, for URLString: String, generation: Int) {
+        state.withLock { state in
+            if state.resolvedGeneration != generation {
+                guard generation > state.resolvedGeneration else { return }
+                state.resolvedURLs.removeAll()
+                state.resolvedGeneration = generation
+            }
+            if state.resolvedURLs.count >= HTTPSessionManager.resolvedURLLimit { state.resolvedURLs.removeAll() }
+            state.resolvedURLs[URLString] = url
+        }
     }
 
     func register(_ task: SessionTask) {

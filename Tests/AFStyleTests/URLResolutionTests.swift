@@ -1,4 +1,4 @@
-import AFStyle
+@testable import AFStyle
 import Foundation
 import Testing
 
@@ -65,6 +65,45 @@ struct URLResolutionTests {
         #expect(manager.baseURL?.absoluteString == "http://h.com")
         manager.baseURL = nil
         #expect(manager.baseURL == nil)
+    }
+
+    /// What a string resolved to is kept per settings generation: a change of the base URL
+    /// (or of any other setting) must never let an older resolution through, and a full set
+    /// starts over rather than grow.
+    @Test("kept resolutions follow base URL changes, survive the size limit, and never keep a failure")
+    func keptResolutions() throws {
+        let manager = HTTPSessionManager(baseURL: URL(string: "http://h.com/api"))
+        #expect(try manager.url(for: "user/1").absoluteString == "http://h.com/api/user/1")
+        #expect(try manager.url(for: "user/1").absoluteString == "http://h.com/api/user/1")
+        manager.baseURL = URL(string: "http://other.com/v2")
+        #expect(try manager.url(for: "user/1").absoluteString == "http://other.com/v2/user/1")
+        manager.baseURL = nil
+        #expect(throws: NetworkError.self) { try manager.url(for: "user/1") }
+        #expect(throws: NetworkError.self) { try manager.url(for: "user/1") }
+        manager.baseURL = URL(string: "http://h.com/api")
+        #expect(try manager.url(for: "user/1").absoluteString == "http://h.com/api/user/1")
+        // Past the limit the set starts over; every string still resolves to its own URL.
+        let count = HTTPSessionManager.resolvedURLLimit + 44
+        for round in 0..<2 {
+            for index in 0..<count {
+                #expect(try manager.url(for: "item/\(index)").absoluteString == "http://h.com/api/item/\(index)",
+                        "round \(round)")
+            }
+        }
+    }
+
+    @Test("a resolution made under older settings is not kept over newer ones")
+    func olderResolutionsAreNotKept() throws {
+        let manager = HTTPSessionManager(baseURL: URL(string: "http://h.com/api"))
+        let old = manager.configuration
+        manager.baseURL = URL(string: "http://new.com/")
+        let new = manager.configuration
+        #expect(new.generation > old.generation)
+        #expect(try manager.resolvedURL("x", configuration: new).absoluteString == "http://new.com/x")
+        // A call that read the settings before the change finishes resolving afterwards.
+        #expect(try manager.resolvedURL("x", configuration: old).absoluteString == "http://h.com/api/x")
+        #expect(manager.keptURL(for: "x", generation: old.generation) == nil)
+        #expect(manager.keptURL(for: "x", generation: new.generation)?.absoluteString == "http://new.com/x")
     }
 
     @Test("an unresolvable string fails through failure with no task and .invalidURL, once")
