@@ -569,7 +569,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func set(_ option: CURLoption, _ value: String) throws(NetworkError) {
         guard let easy else { return }
-        try check(ccurl_easy_setopt_string(easy, option, value))
+        // `withCString` lends a native string's own NUL-terminated bytes (libcurl copies them);
+        // passing the String itself copied it into a new array first, once per request for the URL.
+        try check(value.withCString { ccurl_easy_setopt_string(easy, option, $0) })
     }
 
     private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer) throws(NetworkError) {
