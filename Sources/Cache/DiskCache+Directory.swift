@@ -86,20 +86,16 @@ extension DiskCache {
         return isBodyFileName(name, of: String(name.prefix(64))) && name.utf8.prefix(64).allSatisfy(isLowerHex)
     }
 
-    /// `digits` random lower-case hex digits (16 per random word), written as bytes: every
-    /// write names two or three files this way.
+    /// `digits` random lower-case hex digits: every write names two or three files this way.
     static func randomHex(_ digits: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits)
-        var word: UInt64 = 0
-        for index in 0..<digits {
-            if index % 16 == 0 { word = generator.next() }
-            let nibble = UInt8(truncatingIfNeeded: word & 0xF)
-            bytes.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
-            word >>= 4
+        bytes.reserveCapacity(digits / 2 + 8)
+        while bytes.count * 2 < digits {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        let hex = SHA256.hexString(bytes)
+        return hex.utf8.count == digits ? hex : String(hex.prefix(digits))
     }
 
     func path(_ name: String) -> String? {

@@ -153,14 +153,19 @@ public struct SHA256: Sendable {
 
     /// `bytes` as lower-case hex, two characters per byte (e.g. a digest from `finalize()`).
     public static func hexString(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+            out.append(hexDigit(byte >> 4))
+            out.append(hexDigit(byte & 0x0f))
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The lower-case hex digit of a nibble (0–15), computed: a digit table would be an array
+    /// allocated on every call.
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// The 64 round constants: the first 32 bits of the fractional parts of the cube roots of
