@@ -12,15 +12,21 @@ import Testing
 struct FuzzRegressionTests {
     // MARK: Response heads (fuzz-response-head)
 
-    /// Feeds `text` to the parser line by line, as libcurl's header callback does.
-    private func parse(_ text: [UInt8]) -> CurlResponseHeadParser {
+    /// Feeds `text` to the parser line by line, as libcurl's header callback does — and, as
+    /// the engine does, to a recorder on the "loop thread" whose lines are parsed afterwards
+    /// (`CurlResponseHeadRecorder`); the two must agree on every input.
+    private func parse(_ text: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> CurlResponseHeadParser {
         var parser = CurlResponseHeadParser()
+        var recorder = CurlResponseHeadRecorder()
         var start = 0
         for index in text.indices where text[index] == 0x0A {
-            text[start...index].withUnsafeBytes { parser.consume($0) }
+            text[start...index].withUnsafeBytes { parser.consume($0); recorder.record($0) }
             start = index + 1
         }
-        if start < text.count { text[start...].withUnsafeBytes { parser.consume($0) } }
+        if start < text.count { text[start...].withUnsafeBytes { parser.consume($0); recorder.record($0) } }
+        #expect(recorder.statusCode == parser.statusCode, sourceLocation: sourceLocation)
+        #expect(recorder.httpVersion == parser.httpVersion, sourceLocation: sourceLocation)
+        #expect(CurlResponseHeadRecorder.headers(in: recorder.bytes) == parser.headers, sourceLocation: sourceLocation)
         return parser
     }
 
@@ -82,6 +88,26 @@ struct FuzzRegressionTests {
         #expect(parser.httpVersion == .http2)
         #expect(parser.headers["Location"] == nil)
         #expect(parser.headers["Trailer"] == "t")
+    }
+
+    /// The loop thread keeps only the last head's lines, from its status line on; a line
+    /// handed over without its ending still ends up a line of its own; a recorder made with
+    /// room for a head keeps that room across heads, so the loop thread does not allocate.
+    /// Defence: `record` dropping the bytes on a status line and appending a missing LF.
+    @Test func theRecorderKeepsTheLastHeadAsLines() {
+        var recorder = CurlResponseHeadRecorder(capacity: CurlResponseHeadRecorder.typicalCapacity)
+        let buffer = recorder.bytes.withUnsafeBufferPointer { $0.baseAddress }
+        for line in ["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 404 Not Found\r\n", "A: 1\r\n", "B: 2", "C: 3\n"] {
+            Array(line.utf8).withUnsafeBytes { recorder.record($0) }
+        }
+        #expect(recorder.statusCode == 404)
+        #expect(recorder.httpVersion == .http1_1)
+        #expect(String(decoding: recorder.bytes, as: UTF8.self) == "HTTP/1.1 404 Not Found\r\nA: 1\r\nB: 2\nC: 3\n")
+        #expect(recorder.bytes.withUnsafeBufferPointer { $0.baseAddress } == buffer)
+        let headers = CurlResponseHeadRecorder.headers(in: recorder.bytes)
+        #expect(headers.fields.map(\.name) == ["A", "B", "C"])
+        #expect(headers.fields.map(\.value) == ["1", "2", "3"])
+        #expect(CurlResponseHeadRecorder.headers(in: []).isEmpty)
     }
 
     // MARK: Parameters (fuzz-parameters)

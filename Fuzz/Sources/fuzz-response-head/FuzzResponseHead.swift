@@ -4,23 +4,33 @@ import Foundation
 
 /// libFuzzer entry: the input is what a server sent before the body. libcurl hands the header
 /// callback one line at a time (each with its line ending), so the input is cut after every
-/// LF and fed line by line, as `CurlTransfer`'s header callback does; then everything that
-/// reads response headers later runs on the result.
+/// LF and fed line by line, as `CurlTransfer`'s header callback does (to the recorder the
+/// engine uses, and to the parser directly, which must agree); then everything that reads
+/// response headers later runs on the result.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzResponseHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: data, count: size)
     var parser = CurlResponseHeadParser()
+    var recorder = CurlResponseHeadRecorder()
     var lines = 0
     var start = 0
     for index in 0..<size where input[index] == 0x0A {
         parser.consume(UnsafeRawBufferPointer(rebasing: input[start...index]))
+        recorder.record(UnsafeRawBufferPointer(rebasing: input[start...index]))
         lines += 1
         start = index + 1
     }
     if start < size {
         parser.consume(UnsafeRawBufferPointer(rebasing: input[start..<size]))
+        recorder.record(UnsafeRawBufferPointer(rebasing: input[start..<size]))
         lines += 1
     }
+
+    // The engine records lines on the loop thread and parses them on the callback thread:
+    // that must give exactly what parsing each line as it arrives gives.
+    precondition(recorder.statusCode == parser.statusCode, "the recorder read status \(recorder.statusCode)")
+    precondition(recorder.httpVersion == parser.httpVersion, "the recorder read another version")
+    precondition(CurlResponseHeadRecorder.headers(in: recorder.bytes) == parser.headers, "recorded lines parse differently")
 
     // What the parser promises.
     precondition((0...999).contains(parser.statusCode), "status \(parser.statusCode) out of range")
@@ -49,7 +59,7 @@ public func fuzzResponseHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     _ = CacheStrategy.isStorable(method: .get, requestHeaders: HTTPHeaders(), statusCode: response.statusCode,
                                  responseHeaders: headers)
     for name in ["Date", "Expires", "Last-Modified"] {
-        if let value = headers[name] { _ = HTTPDateParser.parse(value) }
+        if let value = headers[name] { _ = HTTPDate.parse(value) }
     }
     let entry = CacheEntry(key: CacheKey(rawValue: "fuzz"), url: url, statusCode: response.statusCode, headers: headers,
                            body: response.body, requestSentAt: now.addingTimeInterval(-1), storedAt: now)

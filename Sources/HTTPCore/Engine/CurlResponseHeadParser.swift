@@ -7,6 +7,9 @@ import Glibc
 /// libcurl calls the header callback for every response of a transfer — `100 Continue`,
 /// each redirect, then the final one — so a status line starts a new head and only the last
 /// head survives. Pure and allocation-light so it can be fuzzed on its own.
+///
+/// The engine does not run it on the loop thread: ``CurlResponseHeadRecorder`` keeps the
+/// lines there, and they are parsed here on the callback thread.
 struct CurlResponseHeadParser {
     private(set) var statusCode = 0
     private(set) var httpVersion: HTTPVersion = .unknown
@@ -19,16 +22,13 @@ struct CurlResponseHeadParser {
     /// Consumes one header line, with or without its CRLF. Malformed lines are ignored:
     /// libcurl has already rejected replies it cannot frame.
     mutating func consume(_ line: UnsafeRawBufferPointer) {
-        var end = line.count
-        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
-        let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
+        let bytes = CurlResponseHeadParser.withoutLineEnd(line)
 
         if bytes.isEmpty {
             if statusCode != 0 { isHeadComplete = true }
             return
         }
-        if bytes.count >= 5, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"),
-           bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/") {
+        if CurlResponseHeadParser.isStatusLine(bytes) {
             startHead(statusLine: bytes)
             return
         }
@@ -97,12 +97,30 @@ struct CurlResponseHeadParser {
         // Typical responses carry 5 to 15 fields; growing from empty would reallocate 4 times.
         headers.reserveCapacity(16)
         isHeadComplete = false
-        // "HTTP/<version> <code>[ <reason>]", read on bytes: this runs for every response.
+        (statusCode, httpVersion) = CurlResponseHeadParser.readStatusLine(statusLine)
+    }
+
+    /// `line` without its trailing CR and LF bytes.
+    static func withoutLineEnd(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: line[0..<end])
+    }
+
+    /// Whether the line in `bytes` (with or without its ending) starts a new head: `HTTP/`.
+    static func isStatusLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 5 && bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "T")
+            && bytes[2] == UInt8(ascii: "T") && bytes[3] == UInt8(ascii: "P") && bytes[4] == UInt8(ascii: "/")
+    }
+
+    /// The code and version of "HTTP/<version> <code>[ <reason>]", read on bytes: this runs
+    /// for every response. The first three bytes of the code token must all be digits (a
+    /// shorter token counts); otherwise the code is 0.
+    static func readStatusLine(_ statusLine: UnsafeRawBufferPointer) -> (code: Int, version: HTTPVersion) {
         var index = 0
         while index < statusLine.count, statusLine[index] != UInt8(ascii: " ") { index += 1 }
-        httpVersion = CurlResponseHeadParser.version(UnsafeRawBufferPointer(rebasing: statusLine[0..<index]))
+        let version = CurlResponseHeadParser.version(UnsafeRawBufferPointer(rebasing: statusLine[0..<index]))
         while index < statusLine.count, statusLine[index] == UInt8(ascii: " ") { index += 1 }
-        // The first three bytes of the code token must all be digits (a shorter token counts).
         var code = 0
         var digits = 0
         while index < statusLine.count, digits < 3, statusLine[index] != UInt8(ascii: " ") {
@@ -115,7 +133,7 @@ struct CurlResponseHeadParser {
             digits += 1
             index += 1
         }
-        statusCode = code
+        return (code, version)
     }
 
     /// The version of a status line's first word ("HTTP/1.1", "HTTP/2", ...), compared on

@@ -45,7 +45,8 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
     @exclusivity(unchecked) private var mime: OpaquePointer?
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    @exclusivity(unchecked) private var head = CurlResponseHeadParser()
+    /// The current response head, kept as lines: its fields are parsed on the callback thread.
+    @exclusivity(unchecked) private var head: CurlResponseHeadRecorder
     @exclusivity(unchecked) private var body = Data()
     @exclusivity(unchecked) private var hasReservedBody = false
     @exclusivity(unchecked) private var receivedBytes: Int64 = 0
@@ -77,6 +78,9 @@ final class CurlTransfer: @unchecked Sendable {
         isCallbackQueueSerial = CallbackHandoff.isMarked(callbackQueue)
         self.progressHandler = progress
         self.completion = completion
+        leavesHandleDirty = request.method != .get || request.body != .none || request.download != nil
+            || request.tls != TLSOptions() || request.httpVersion != .automatic
+        head = CurlResponseHeadRecorder(capacity: CurlResponseHeadRecorder.typicalCapacity)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -91,10 +95,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Whether this transfer leaves options on its handle that the next transfer would
     /// inherit (a method, a body, a download, TLS settings); such a handle is reset before reuse.
     /// Plain `GET`s — the common case — leave only options every transfer sets again.
-    var leavesHandleDirty: Bool {
-        request.method != .get || request.body != .none || request.download != nil
-            || request.tls != TLSOptions() || request.httpVersion != .automatic
-    }
+    /// Worked out in `init`, on the caller's thread: comparing the TLS settings is ~500
+    /// instructions the loop thread need not spend.
+    let leavesHandleDirty: Bool
 
     /// Sets the options that are the same for every transfer of a client, once per handle
     /// (after creation or `curl_easy_reset`): libcurl copies strings on every setopt, and
@@ -116,21 +119,27 @@ final class CurlTransfer: @unchecked Sendable {
             ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
             ccurl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS),
             share.map { ccurl_easy_setopt_share(handle, $0) } ?? CURLE_OK,
+            // `_withUnsafeGuaranteedRef`: the transfer is kept alive by the retain `configure`
+            // took until `cleanUp`, so these callbacks — one per header line and body chunk —
+            // need no retain and release of their own.
             ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, userdata in
                 guard let buffer, let userdata else { return 0 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-                return transfer.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+                return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+                    $0.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+                }
             },
             ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, userdata in
                 guard let buffer, let userdata else { return 0 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-                transfer.head.consume(UnsafeRawBufferPointer(start: buffer, count: size * count))
+                Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+                    $0.head.record(UnsafeRawBufferPointer(start: buffer, count: size * count))
+                }
                 return size * count
             },
             ccurl_easy_setopt_xferinfo_callback(handle) { userdata, dlTotal, dlNow, ulTotal, ulNow in
                 guard let userdata else { return 0 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-                return transfer.didProgress(dlTotal: dlTotal, dlNow: dlNow, ulTotal: ulTotal, ulNow: ulNow)
+                return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+                    $0.didProgress(dlTotal: dlTotal, dlNow: dlNow, ulTotal: ulTotal, ulNow: ulNow)
+                }
             },
         ]
         return codes.first { $0 != CURLE_OK } ?? CURLE_OK
@@ -487,8 +496,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func partialResponse() -> HTTPResponse {
         var finalURL = request.url
+        let redirectCount = longInfo(CURLINFO_REDIRECT_COUNT)
         // Only a redirect changes the URL; parsing the effective URL per request is measurable.
-        if let easy, longInfo(CURLINFO_REDIRECT_COUNT) > 0 {
+        if let easy, redirectCount > 0 {
             var pointer: UnsafePointer<CChar>?
             if ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer,
                let url = URL(string: String(cString: pointer)) {
@@ -500,16 +510,25 @@ final class CurlTransfer: @unchecked Sendable {
             tlsHandshake: seconds(CURLINFO_APPCONNECT_TIME_T), preTransfer: seconds(CURLINFO_PRETRANSFER_TIME_T),
             firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T), redirect: seconds(CURLINFO_REDIRECT_TIME_T),
             total: seconds(CURLINFO_TOTAL_TIME_T), newConnections: Int(longInfo(CURLINFO_NUM_CONNECTS)),
-            redirectCount: Int(longInfo(CURLINFO_REDIRECT_COUNT)))
-        let version: HTTPVersion = switch longInfo(CURLINFO_HTTP_VERSION) {
+            redirectCount: redirectCount)
+        // The status line names the version (libcurl writes "HTTP/2 200" for HTTP/2 and 3 too);
+        // libcurl's own answer is asked for only when it did not.
+        let version = head.httpVersion != .unknown ? head.httpVersion : reportedVersion()
+        // The headers are parsed from the recorded lines in the completion's block
+        // (`withHeaders`), on the callback thread.
+        return HTTPResponse(statusCode: head.statusCode, body: body, url: finalURL, httpVersion: version,
+                            timings: timings)
+    }
+
+    /// The HTTP version libcurl reports for the last response.
+    private func reportedVersion() -> HTTPVersion {
+        switch longInfo(CURLINFO_HTTP_VERSION) {
         case CURL_HTTP_VERSION_1_0: .http1_0
         case CURL_HTTP_VERSION_1_1: .http1_1
         case CURL_HTTP_VERSION_2_0: .http2
         case CURL_HTTP_VERSION_3: .http3
-        default: head.httpVersion
+        default: .unknown
         }
-        return HTTPResponse(statusCode: head.statusCode, headers: head.headers, body: body, url: finalURL,
-                            httpVersion: version, timings: timings)
     }
 
     /// Delivers the result on the callback queue, once. Later calls are ignored.
@@ -526,13 +545,31 @@ final class CurlTransfer: @unchecked Sendable {
         isFinished = true
         let completion = self.completion
         let (progressHandler, reports, handoff) = (self.progressHandler, finalReports, self.handoff)
+        let recordedHead = head.bytes
         handoff.completionPosted()
         return {
             handoff.completionStarted()
             if let progressHandler {
                 for progress in reports { progressHandler(progress) }
             }
-            completion(result)
+            completion(CurlTransfer.withHeaders(recordedHead, in: result))
+        }
+    }
+
+    /// `result` with the fields of `recordedHead` on its response — the success's, or the
+    /// one a failure carries. Every response a transfer builds comes from its recorded head
+    /// (``partialResponse()``), which the loop thread leaves unparsed.
+    private static func withHeaders(_ recordedHead: [UInt8],
+                                    in result: Result<HTTPResponse, NetworkError>) -> Result<HTTPResponse, NetworkError> {
+        guard !recordedHead.isEmpty else { return result }
+        switch result {
+        case .success(var response):
+            response.headers = CurlResponseHeadRecorder.headers(in: recordedHead)
+            return .success(response)
+        case .failure(var error):
+            guard error.response != nil else { return result }
+            error.response?.headers = CurlResponseHeadRecorder.headers(in: recordedHead)
+            return .failure(error)
         }
     }
 
@@ -550,6 +587,7 @@ final class CurlTransfer: @unchecked Sendable {
         if downloadFD >= 0 { close(downloadFD) }
         downloadFD = -1
         body = Data()
+        head = CurlResponseHeadRecorder()
         retainedSelf?.release()
         retainedSelf = nil
         return handle
