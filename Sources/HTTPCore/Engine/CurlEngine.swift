@@ -16,7 +16,7 @@ final class CurlEngine: @unchecked Sendable {
     // Why @unchecked Sendable: `multi` and `share` are created in `init` and afterwards used
     // only on the loop thread (plus `curl_multi_wakeup`, which is thread-safe by contract);
     // `defaultHeaders` is built in `init` and only read afterwards, on the loop thread;
-    // `active` and `easyPool` are loop-thread only; `commands` is a Mutex.
+    // `activeCount` and `easyPool` are loop-thread only; `commands` is a Mutex.
 
     /// Limits for the multi handle.
     struct Limits: Sendable {
@@ -48,7 +48,11 @@ final class CurlEngine: @unchecked Sendable {
     private let isWaiting = Atomic<Bool>(false)
     // `@exclusivity(unchecked)` on the loop-thread state below: one thread, no overlapping
     // accesses, and the dynamic checks ran several times per request (see CurlTransfer).
-    @exclusivity(unchecked) private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    /// Transfers in the multi handle. A transfer is in it exactly while it has an easy handle
+    /// (`CurlTransfer.easy`, set by `configure`, cleared by `cleanUp`), and its own retain keeps
+    /// it alive meanwhile, so a count is all the loop needs; a dictionary of them cost two hashed
+    /// updates per request.
+    @exclusivity(unchecked) private var activeCount = 0
     private let concurrentRequestsPerHost: Int
     @exclusivity(unchecked) private var runningPerHost: [TransferTarget.HostKey: Int] = [:]
     /// Transfers held back by the per-host cap, highest priority first, then in arrival order.
@@ -137,7 +141,7 @@ final class CurlEngine: @unchecked Sendable {
                 }
             }
             pending.removeAll(keepingCapacity: true)
-            if isShuttingDown, active.isEmpty, waitingPerHost.isEmpty { break }
+            if isShuttingDown, activeCount == 0, waitingPerHost.isEmpty { break }
 
             _ = curl_multi_perform(multi, &running)
             let finishedCount = finishCompletedTransfers()
@@ -151,7 +155,7 @@ final class CurlEngine: @unchecked Sendable {
             // wait to its own next timeout.
             isWaiting.store(true, ordering: .sequentiallyConsistent)
             if pendingCommands.load(ordering: .sequentiallyConsistent) <= 0 {
-                let timeout: Int32 = active.isEmpty ? 60_000 : 1_000
+                let timeout: Int32 = activeCount == 0 ? 60_000 : 1_000
                 _ = curl_multi_poll(multi, nil, 0, timeout, nil)
             }
             isWaiting.store(false, ordering: .sequentiallyConsistent)
@@ -200,7 +204,7 @@ final class CurlEngine: @unchecked Sendable {
             recycle(transfer.cleanUp(), isDirty: true)
             return
         }
-        active[ObjectIdentifier(transfer)] = transfer
+        activeCount += 1
         runningPerHost[transfer.hostKey, default: 0] += 1
     }
 
@@ -211,9 +215,10 @@ final class CurlEngine: @unchecked Sendable {
             transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
             return
         }
-        guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil, let handle = transfer.easy else {
+        guard let handle = transfer.easy else {
             return  // not started yet (start() sees the flag) or already finished
         }
+        activeCount -= 1
         curl_multi_remove_handle(multi, handle)
         transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
         recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty,
@@ -269,7 +274,7 @@ final class CurlEngine: @unchecked Sendable {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
             let result = transfer.result(for: code)
             curl_multi_remove_handle(multi, handle)
-            active.removeValue(forKey: ObjectIdentifier(transfer))
+            activeCount -= 1
             if transfer.isCallbackQueueSerial {
                 if let block = transfer.completionBlock(for: result) { batch.add(block, on: transfer.callbackQueue) }
             } else {
