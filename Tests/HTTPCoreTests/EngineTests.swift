@@ -191,6 +191,10 @@ struct EngineTests {
         for path in ["/fault/short-body", "/fault/close-mid-body"] {
             let result = await client.result(HTTPRequest(url: try TestServer.url(path)))
             #expect(result.failure?.kind == .truncatedResponse, "\(path)")
+            // libcurl's error still carries the head that arrived, with every field.
+            #expect(result.failure?.response?.statusCode == 200, "\(path)")
+            #expect(result.failure?.response?.headers["Content-Length"] != nil, "\(path)")
+            #expect(result.failure?.response?.headers["Content-Type"] == "application/octet-stream", "\(path)")
         }
     }
 
@@ -205,6 +209,11 @@ struct EngineTests {
         request.maximumResponseSize = 10_000
         let result = await client.result(request)
         #expect(result.failure?.kind == .responseTooLarge)
+        // The error carries the response as far as it came, its head parsed on the callback
+        // thread like a success's.
+        #expect(result.failure?.response?.statusCode == 200)
+        #expect(result.failure?.response?.headers["Content-Type"] == "application/octet-stream")
+        #expect(result.failure?.response?.headers["Transfer-Encoding"] == "chunked")
 
         var announced = HTTPRequest(url: try TestServer.url("/bytes/1000000"))
         announced.maximumResponseSize = 10_000
