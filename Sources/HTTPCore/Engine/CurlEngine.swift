@@ -48,10 +48,12 @@ final class CurlEngine: @unchecked Sendable {
     private let isWaiting = Atomic<Bool>(false)
     // `@exclusivity(unchecked)` on the loop-thread state below: one thread, no overlapping
     // accesses, and the dynamic checks ran several times per request (see CurlTransfer).
-    /// Transfers in the multi handle. A transfer is in it exactly while it has an easy handle
-    /// (`CurlTransfer.easy`, set by `configure`, cleared by `cleanUp`), and its own retain keeps
-    /// it alive meanwhile, so a count is all the loop needs; a dictionary of them cost two hashed
-    /// updates per request.
+    /// Transfers in the multi handle. Wherever the loop looks (`stop`), a transfer is in it
+    /// exactly while it has an easy handle: `launch` sets the handle in `configure` and adds it
+    /// at once, and a failure there clears it again in `cleanUp`. The transfer's own retain
+    /// keeps it alive meanwhile, so a count is all the loop needs; a dictionary of them cost
+    /// two hashed updates per request. A count that drifted would keep `shutDownWhenIdle`
+    /// from ending the loop, hence the checks in debug builds.
     @exclusivity(unchecked) private var activeCount = 0
     private let concurrentRequestsPerHost: Int
     @exclusivity(unchecked) private var runningPerHost: [TransferTarget.HostKey: Int] = [:]
@@ -219,6 +221,7 @@ final class CurlEngine: @unchecked Sendable {
             return  // not started yet (start() sees the flag) or already finished
         }
         activeCount -= 1
+        assert(activeCount >= 0, "a transfer left the multi handle twice")
         curl_multi_remove_handle(multi, handle)
         transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
         recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty,
@@ -275,6 +278,7 @@ final class CurlEngine: @unchecked Sendable {
             let result = transfer.result(for: code)
             curl_multi_remove_handle(multi, handle)
             activeCount -= 1
+            assert(activeCount >= 0, "a transfer left the multi handle twice")
             if transfer.isCallbackQueueSerial {
                 if let block = transfer.completionBlock(for: result) { batch.add(block, on: transfer.callbackQueue) }
             } else {

@@ -28,9 +28,9 @@ struct CurlResponseHeadRecorder {
     /// A recorder with room for `capacity` bytes of head (default 0: none until the first line).
     ///
     /// A transfer makes its recorder on the caller's thread with room for a typical head, so
-    /// the loop thread does not allocate the buffer, and the thread that frees it after the
-    /// delivery — the callback thread — is usually the one that made it (in a chain of
-    /// requests, the next one is sent from the previous one's completion).
+    /// the loop thread does not allocate the buffer. The completion's block holds the last
+    /// reference to it as a rule, so the callback thread frees it — in a chain of requests,
+    /// the very thread that made it, since each request is sent from the last one's completion.
     init(capacity: Int = 0) {
         if capacity > 0 { bytes.reserveCapacity(capacity) }
     }
@@ -53,7 +53,9 @@ struct CurlResponseHeadRecorder {
     }
 
     /// The fields of recorded lines: the lines are cut after each LF and fed to
-    /// ``CurlResponseHeadParser`` one at a time, exactly as libcurl handed them over.
+    /// ``CurlResponseHeadParser`` one at a time, as libcurl handed them over. (libcurl hands
+    /// over one line per call, ending at its LF: an HTTP/1 head is cut at each LF, and its
+    /// HTTP/2 and 3 decoders refuse CR and LF inside a field.)
     static func headers(in bytes: [UInt8]) -> HTTPHeaders {
         var parser = CurlResponseHeadParser()
         bytes.withUnsafeBytes { all in

@@ -257,8 +257,9 @@ final class CurlTransfer: @unchecked Sendable {
             try check(ccurl_easy_setopt_pointer(handle, CURLOPT_READDATA, retainedSelf?.toOpaque()))
             try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
                 guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-                return transfer.readUpload(into: buffer, capacity: size * count)
+                return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+                    $0.readUpload(into: buffer, capacity: size * count)
+                }
             })
             try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
         case .multipart(let form):
@@ -511,8 +512,8 @@ final class CurlTransfer: @unchecked Sendable {
             firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T), redirect: seconds(CURLINFO_REDIRECT_TIME_T),
             total: seconds(CURLINFO_TOTAL_TIME_T), newConnections: Int(longInfo(CURLINFO_NUM_CONNECTS)),
             redirectCount: redirectCount)
-        // The status line names the version (libcurl writes "HTTP/2 200" for HTTP/2 and 3 too);
-        // libcurl's own answer is asked for only when it did not.
+        // The status line names the version (libcurl writes "HTTP/2 200" and "HTTP/3 200" for
+        // those protocols); libcurl's own answer is asked for only when it does not.
         let version = head.httpVersion != .unknown ? head.httpVersion : reportedVersion()
         // The headers are parsed from the recorded lines in the completion's block
         // (`withHeaders`), on the callback thread.
