@@ -162,7 +162,12 @@ final class CurlEngine: @unchecked Sendable {
             }
             isWaiting.store(false, ordering: .sequentiallyConsistent)
         }
-        for handle in easyPool { curl_easy_cleanup(handle) }
+        for handle in easyPool {
+            // A pooled handle still points at the error buffer of the transfer that used it
+            // last, which may be gone: libcurl must not be able to write there while closing.
+            _ = ccurl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
+            curl_easy_cleanup(handle)
+        }
         easyPool.removeAll()
         curl_multi_cleanup(multi)
         if let share { curl_share_cleanup(share) }
