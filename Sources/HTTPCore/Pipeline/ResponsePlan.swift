@@ -54,6 +54,8 @@ public struct Delivery<Value> {
     public var request: HTTPRequest
 
     /// Makes a delivery.
+    // Inlined where the pipeline makes one, to share its metadata lookups (see `makeDelivery`).
+    @inline(__always)
     public init(result: Result<Value, NetworkError>, response: HTTPResponse?, source: ResponseSource, isFinal: Bool,
                 request: HTTPRequest) {
         self.result = result
