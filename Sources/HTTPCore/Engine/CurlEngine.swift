@@ -225,13 +225,18 @@ final class CurlEngine: @unchecked Sendable {
         guard let handle = transfer.easy else {
             return  // not started yet (start() sees the flag) or already finished
         }
-        activeCount -= 1
-        assert(activeCount >= 0, "a transfer left the multi handle twice")
-        curl_multi_remove_handle(multi, handle)
+        removeFromMulti(handle)
         transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
         recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty,
                     keepsLargeBuffer: transfer.request.download != nil)
         didEnd(onHost: host)
+    }
+
+    /// Takes a running transfer's handle out of the multi handle and off the count.
+    private func removeFromMulti(_ handle: UnsafeMutableRawPointer) {
+        curl_multi_remove_handle(multi, handle)
+        activeCount -= 1
+        assert(activeCount >= 0, "a transfer left the multi handle twice")
     }
 
     /// Frees the host's slot and starts waiting transfers for it while the cap allows.
@@ -281,9 +286,7 @@ final class CurlEngine: @unchecked Sendable {
                   let privatePointer else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
             let result = transfer.result(for: code)
-            curl_multi_remove_handle(multi, handle)
-            activeCount -= 1
-            assert(activeCount >= 0, "a transfer left the multi handle twice")
+            removeFromMulti(handle)
             if transfer.isCallbackQueueSerial {
                 if let block = transfer.completionBlock(for: result) { batch.add(block, on: transfer.callbackQueue) }
             } else {

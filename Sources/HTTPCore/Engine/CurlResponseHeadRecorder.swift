@@ -25,7 +25,8 @@ struct CurlResponseHeadRecorder {
     /// before the first status line are kept too, as the parser would keep them.
     private(set) var bytes: [UInt8] = []
 
-    /// A recorder with room for `capacity` bytes of head (default 0: none until the first line).
+    /// A recorder with room for `capacity` bytes of head (default 0: the buffer grows as lines
+    /// arrive).
     ///
     /// A transfer makes its recorder on the caller's thread with room for a typical head, so
     /// the loop thread does not allocate the buffer. The completion's block holds the last
@@ -44,8 +45,6 @@ struct CurlResponseHeadRecorder {
             bytes.removeAll(keepingCapacity: true)
             (statusCode, httpVersion) = CurlResponseHeadParser.readStatusLine(CurlResponseHeadParser.withoutLineEnd(line))
         }
-        // A typical head is 200 to 400 bytes: one allocation, no growth.
-        if bytes.capacity == 0 { bytes.reserveCapacity(CurlResponseHeadRecorder.typicalCapacity) }
         // As typed bytes, the append is one capacity check and a `memcpy`.
         bytes.append(contentsOf: line.assumingMemoryBound(to: UInt8.self))
         // libcurl hands over whole lines; the LF keeps `headers(in:)` from joining two if not.
