@@ -43,6 +43,20 @@ struct EngineTests {
         #expect(response.body.isEmpty)
     }
 
+    /// A transfer starts with a 1 KiB body buffer (`CurlTransfer.typicalBodyCapacity`), made on
+    /// the sending thread; a larger `Content-Length` is reserved on the loop, and a chunked body
+    /// (300-byte chunks here) grows as it comes. Every size around that first buffer must
+    /// arrive whole and unchanged.
+    @Test(arguments: [0, 1, 1023, 1024, 1025, 70_000])
+    func bodiesAroundTheFirstBufferArriveIntact(size: Int) async throws {
+        let expected = Data(SampleServer.deterministicBytes(count: size, seed: 5, offset: 0))
+        for path in ["/bytes/\(size)?seed=5", "/stream-bytes/\(size)?seed=5&chunk_size=300"] {
+            let response = try await client.result(HTTPRequest(url: TestServer.url(path))).get()
+            #expect(response.statusCode == 200, "\(path)")
+            #expect(response.body == expected, "\(path): \(response.body.count) of \(size) bytes")
+        }
+    }
+
     @Test func emptyPostSendsContentLengthZero() async throws {
         let response = try await client.result(HTTPRequest(url: TestServer.url("/post"), method: .post)).get()
         let echo = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])

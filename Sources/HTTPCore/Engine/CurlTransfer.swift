@@ -12,8 +12,11 @@ import Glibc
 ///
 /// Threading: a transfer is built on the caller's thread with immutable inputs, then handed to
 /// the engine. From then on every `var` below is read and written only on the engine's loop
-/// thread (libcurl's callbacks run there too). `isCancelRequested` is the one field other
-/// threads touch, and it is atomic. User closures are only ever dispatched to `callbackQueue`.
+/// thread (libcurl's callbacks run there too), until the completion's block is posted: that
+/// block alone then reads the result, the head, the body and the closing progress reports
+/// (`deliver()`), and the loop never touches them again. `isCancelRequested` is the one field
+/// other threads touch at any time, and it is atomic. User closures are only ever dispatched
+/// to `callbackQueue`.
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
     let callbackQueue: DispatchQueue
@@ -47,7 +50,11 @@ final class CurlTransfer: @unchecked Sendable {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The current response head, kept as lines: its fields are parsed on the callback thread.
     @exclusivity(unchecked) private var head: CurlResponseHeadRecorder
+    /// The response body so far. A transfer that can receive one into memory starts with room
+    /// for ``typicalBodyCapacity`` bytes, made on the caller's thread (see ``init``).
     @exclusivity(unchecked) private var body = Data()
+    /// The room `body` was given, so a `Content-Length` that fits needs no reserve on the loop thread.
+    @exclusivity(unchecked) private var reservedBodyCapacity = 0
     @exclusivity(unchecked) private var hasReservedBody = false
     @exclusivity(unchecked) private var receivedBytes: Int64 = 0
     @exclusivity(unchecked) private var exceededSizeLimit = false
@@ -66,7 +73,21 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) private var progressStart: UInt64 = 0
     /// The closing progress reports, sent in the completion's block (one hop, not two).
     @exclusivity(unchecked) private var finalReports: [TransferProgress] = []
+    /// The result the completion's block delivers. Set on the loop thread just before the
+    /// block is posted; from then on only that block touches it, `head`, `body` and
+    /// `finalReports` (the queue's `async` orders the two threads' accesses).
+    @exclusivity(unchecked) private var outcome: Result<HTTPResponse, NetworkError>?
     @exclusivity(unchecked) private var retainedSelf: Unmanaged<CurlTransfer>?
+
+    /// Room for a small body (a JSON envelope, an error, an acknowledgement), given to `body`
+    /// when the transfer is made.
+    ///
+    /// Why on the caller's thread: glibc gives each thread its own malloc arena, and a block
+    /// freed by another thread takes its arena's lock. A body the loop thread allocated was
+    /// freed by the callback thread, which then contended with libcurl's own allocations on
+    /// the loop for that lock — the largest source of futex calls with 32 transfers in flight.
+    /// A larger body (by `Content-Length`, or as it grows) is still reserved on the loop thread.
+    static let typicalBodyCapacity = 1024
 
     init(request: HTTPRequest, target: TransferTarget, handoff: CallbackHandoff, callbackQueue: DispatchQueue,
          progress: (@Sendable (TransferProgress) -> Void)?,
@@ -81,6 +102,10 @@ final class CurlTransfer: @unchecked Sendable {
         leavesHandleDirty = request.method != .get || request.body != .none || request.download != nil
             || request.tls != TLSOptions() || request.httpVersion != .automatic
         head = CurlResponseHeadRecorder(capacity: CurlResponseHeadRecorder.typicalCapacity)
+        if request.download == nil, request.method != .head {
+            body.reserveCapacity(CurlTransfer.typicalBodyCapacity)
+            reservedBodyCapacity = CurlTransfer.typicalBodyCapacity
+        }
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -365,7 +390,7 @@ final class CurlTransfer: @unchecked Sendable {
             hasReservedBody = true
             // libcurl has parsed Content-Length already (-1 when absent); no header lookup.
             let length = Int64(info(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T))
-            if length > 0 {
+            if length > reservedBodyCapacity {
                 // Trust Content-Length only up to the limit, so a lying server cannot make us allocate.
                 body.reserveCapacity(Int(min(length, request.maximumResponseSize, 64 * 1024 * 1024)))
             }
@@ -544,17 +569,30 @@ final class CurlTransfer: @unchecked Sendable {
     func completionBlock(for result: Result<HTTPResponse, NetworkError>) -> (@Sendable () -> Void)? {
         guard !isFinished else { return nil }
         isFinished = true
-        let completion = self.completion
-        let (progressHandler, reports, handoff) = (self.progressHandler, finalReports, self.handoff)
-        let recordedHead = head.bytes
+        outcome = result
         handoff.completionPosted()
-        return {
-            handoff.completionStarted()
-            if let progressHandler {
-                for progress in reports { progressHandler(progress) }
-            }
-            completion(CurlTransfer.withHeaders(recordedHead, in: result))
+        // A block that captures only the transfer has the transfer itself as its context, so
+        // the loop thread allocates no box for the callback thread to free (see
+        // `typicalBodyCapacity` for why that matters).
+        return { [self] in deliver() }
+    }
+
+    /// Runs the completion (and the closing progress reports) on the callback queue, then drops
+    /// the response's buffers here rather than on the loop thread.
+    private func deliver() {
+        handoff.completionStarted()
+        // `outcome` is set before the block is posted; the fallback keeps the completion
+        // called exactly once even if that ever changed.
+        let result = outcome ?? .failure(NetworkError(.transport, "the transfer ended without a result"))
+        if let progressHandler {
+            for progress in finalReports { progressHandler(progress) }
         }
+        let recordedHead = head.bytes
+        outcome = nil
+        head = CurlResponseHeadRecorder()
+        body = Data()
+        finalReports = []
+        completion(CurlTransfer.withHeaders(recordedHead, in: result))
     }
 
     /// `result` with the fields of `recordedHead` on its response — the success's, or the
@@ -587,8 +625,6 @@ final class CurlTransfer: @unchecked Sendable {
         uploadFD = -1
         if downloadFD >= 0 { close(downloadFD) }
         downloadFD = -1
-        body = Data()
-        head = CurlResponseHeadRecorder()
         retainedSelf?.release()
         retainedSelf = nil
         return handle
