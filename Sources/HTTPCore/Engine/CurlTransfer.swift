@@ -55,7 +55,6 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) private var body = Data()
     /// The room `body` was given, so a `Content-Length` that fits needs no reserve on the loop thread.
     @exclusivity(unchecked) private var reservedBodyCapacity = 0
-    @exclusivity(unchecked) private var hasReservedBody = false
     @exclusivity(unchecked) private var receivedBytes: Int64 = 0
     @exclusivity(unchecked) private var exceededSizeLimit = false
     @exclusivity(unchecked) private var fileError: String?
@@ -386,9 +385,9 @@ final class CurlTransfer: @unchecked Sendable {
             return 0  // makes libcurl abort with CURLE_WRITE_ERROR
         }
         receivedBytes += count
-        if !hasReservedBody {
-            hasReservedBody = true
-            // libcurl has parsed Content-Length already (-1 when absent); no header lookup.
+        // At the first chunk libcurl has parsed Content-Length already (-1 when absent): no
+        // header lookup, and no flag to keep, since the body is empty only until then.
+        if body.isEmpty {
             let length = Int64(info(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T))
             if length > reservedBodyCapacity {
                 // Trust Content-Length only up to the limit, so a lying server cannot make us allocate.
