@@ -14,17 +14,21 @@ public func fuzzResponseHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     var recorder = CurlResponseHeadRecorder()
     var lines = 0
     var start = 0
-    for index in 0..<size where input[index] == 0x0A {
-        parser.consume(UnsafeRawBufferPointer(rebasing: input[start...index]))
-        recorder.record(UnsafeRawBufferPointer(rebasing: input[start...index]))
+    // A line the recorder refuses (a status line where libcurl began no response, conflicting
+    // lengths) ends the transfer in the engine: nothing after it is parsed. libcurl is taken
+    // to follow every redirect.
+    func feed(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard recorder.record(line, redirectCount: .max) else { return false }
+        parser.consume(line)
         lines += 1
+        return true
+    }
+    var accepted = true
+    for index in 0..<size where input[index] == 0x0A && accepted {
+        accepted = feed(UnsafeRawBufferPointer(rebasing: input[start...index]))
         start = index + 1
     }
-    if start < size {
-        parser.consume(UnsafeRawBufferPointer(rebasing: input[start..<size]))
-        recorder.record(UnsafeRawBufferPointer(rebasing: input[start..<size]))
-        lines += 1
-    }
+    if accepted, start < size { _ = feed(UnsafeRawBufferPointer(rebasing: input[start..<size])) }
 
     // The engine records lines on the loop thread and parses them on the callback thread:
     // that must give exactly what parsing each line as it arrives gives.
@@ -38,6 +42,9 @@ public func fuzzResponseHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     precondition(!parser.isHeadComplete || parser.statusCode != 0 || parser.headCount > 0, "a head completed without a status line")
     for field in parser.headers {
         precondition(!field.name.utf8.contains(UInt8(ascii: ":")), "a header name holds a colon")
+        let isBreak: (UInt8) -> Bool = { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+        precondition(!field.name.utf8.contains(where: isBreak) && !field.value.utf8.contains(where: isBreak),
+                     "a CR, LF or NUL inside a field")
     }
 
     // What reads the head afterwards: lookups, the content type, the text encoding, the

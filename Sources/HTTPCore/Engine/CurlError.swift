@@ -1,17 +1,29 @@
 import CCurl
 
 /// Maps libcurl's result codes onto ``NetworkError`` kinds.
+///
+/// libcurl reuses a few codes for a server's malformed reply that otherwise mean a local
+/// problem (1 "unsupported protocol", 27 "out of memory", 43 "bad function argument"); each
+/// is read by its message or by when it happened. The code and libcurl's text are kept in
+/// the error (``NetworkError/curlCode``, ``NetworkError/curlMessage``) whatever the kind.
 enum CurlError {
-    static func makeError(code: CURLcode, message: String, request: HTTPRequest, response: HTTPResponse?) -> NetworkError {
+    /// The error for `code`.
+    /// - Parameter whileReceiving: whether the code ended a transfer (the server's bytes may be
+    ///   its cause) rather than refusing an option. Default `false`.
+    static func makeError(code: CURLcode, message: String, request: HTTPRequest, response: HTTPResponse?,
+                          whileReceiving: Bool = false) -> NetworkError {
         let description = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
         let host = request.url.host ?? request.url.absoluteString
         let (kind, text): (NetworkError.Kind, String) = switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
-            // Also how libcurl refuses a reply without a valid status line: "Received HTTP/0.9
-            // when not allowed", "Unsupported HTTP version in response".
-            description.contains("HTTP/0.9") || description.contains("HTTP version")
-                ? (.invalidResponse, "the server's reply from \(host) has no valid status line")
-                : (.unsupportedScheme, "only http and https are allowed (\(description))")
+            // A scheme libcurl refuses reads "Protocol "ftp" not supported or disabled in libcurl"
+            // ("Unsupported protocol" without a message). The same code is how it refuses a
+            // reply's status line: "Received HTTP/0.9 when not allowed", "Unsupported HTTP
+            // version (7.3) in response", "Unsupported response code in HTTP response" (a code
+            // of other than three digits).
+            description.lowercased().contains("protocol")
+                ? (.unsupportedScheme, "only http and https are allowed (\(description))")
+                : (.invalidResponse, "the server's reply from \(host) has no valid status line")
         case CURLE_URL_MALFORMAT:
             (.invalidURL, "the URL is malformed: \(request.url.absoluteString)")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
@@ -36,6 +48,14 @@ enum CurlError {
         case CURLE_RECV_ERROR where description.contains("chunk"):
             // "Illegal or missing hexadecimal sequence in chunked-encoding" and the like.
             (.invalidResponse, "the reply from \(host) has invalid chunked encoding")
+        case CURLE_OUT_OF_MEMORY where whileReceiving:
+            // libcurl 7.88 reports a head line over its 100 KiB cap as "Out of memory" (its line
+            // buffer refuses to grow); a real allocation failure cannot be told apart.
+            (.responseTooLarge, "a line of the response head from \(host) is longer than libcurl accepts")
+        case CURLE_BAD_FUNCTION_ARGUMENT where whileReceiving:
+            // "Failed reading the chunked-encoded stream": a trailer line libcurl cannot store
+            // as a field (no colon).
+            (.invalidResponse, "the reply from \(host) has an invalid trailer section")
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             (.connectionLost, "the connection to \(host) was lost")
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_RANGE_ERROR:

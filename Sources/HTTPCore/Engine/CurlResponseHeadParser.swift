@@ -80,7 +80,7 @@ struct CurlResponseHeadParser {
         default: nil
         }
         if let common, memcmp(base, common.bytes.utf8Start, upper) == 0 { return common.name }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<upper]), as: UTF8.self)
+        return fieldString(UnsafeRawBufferPointer(rebasing: bytes[0..<upper]))
     }
 
     /// The bytes in `start..<end` without surrounding spaces and tabs, as a String.
@@ -88,7 +88,22 @@ struct CurlResponseHeadParser {
         var lower = start, upper = end
         while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
         while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
+        return fieldString(UnsafeRawBufferPointer(rebasing: bytes[lower..<upper]))
+    }
+
+    /// `bytes` as a String, each CR, LF and NUL replaced by a space (RFC 9110 §5.5 allows
+    /// this in place of refusing the message).
+    ///
+    /// libcurl cuts lines only at LF and passes a bare CR on (`a\rSet-Cookie: x`), and a
+    /// caller that writes the value into a log, a header of its own or another protocol may
+    /// take that CR for a line break. Done here, on the callback thread, with the rest of the
+    /// parse; the loop thread never looks inside a value.
+    private static func fieldString(_ bytes: UnsafeRawBufferPointer) -> String {
+        guard let base = bytes.baseAddress,
+              memchr(base, 0x0D, bytes.count) != nil || memchr(base, 0x00, bytes.count) != nil
+                || memchr(base, 0x0A, bytes.count) != nil
+        else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.map { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 ? 0x20 : $0 }, as: UTF8.self)
     }
 
     private mutating func startHead(statusLine: UnsafeRawBufferPointer) {

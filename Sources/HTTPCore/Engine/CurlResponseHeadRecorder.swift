@@ -3,8 +3,11 @@ import Glibc
 #endif
 
 /// The loop thread's half of reading a response head: it keeps the lines of the current head
-/// as libcurl hands them over and reads only the status line, which the loop itself needs (a
-/// download writes only a `2xx` body to its file; a resumed one appends only on `206`).
+/// as libcurl hands them over, reads only the status line, which the loop itself needs (a
+/// download writes only a `2xx` body to its file; a resumed one appends only on `206`), and
+/// refuses the two kinds of line that would make the response mean something else than
+/// libcurl framed: a status line where libcurl began no response, and a `Content-Length`
+/// that contradicts an earlier one.
 ///
 /// Turning the lines into ``HTTPHeaders`` happens later, on the callback thread
 /// (``headers(in:)``, through ``CurlResponseHeadParser``). With many transfers in flight the
@@ -17,13 +20,41 @@ struct CurlResponseHeadRecorder {
     /// Room for a typical head: 200 to 400 bytes.
     static let typicalCapacity = 512
 
+    /// A line that makes the response unreadable; the transfer fails with
+    /// ``NetworkError/Kind/invalidResponse``.
+    enum Violation: Equatable {
+        /// A line starting with `HTTP/` where libcurl began no new response: inside a head,
+        /// after a bare LF in a value, or in the trailers. Taken as a status line it would
+        /// replace the real status (a `500` delivered as a `200`).
+        case statusLineInsideResponse
+        /// `Content-Length` fields (or the values of one) that disagree, or one that is no
+        /// number: RFC 9112 §6.3 makes the framing unrecoverable.
+        case conflictingContentLength
+
+        /// The sentence for the error.
+        var reason: String {
+            switch self {
+            case .statusLineInsideResponse: "a line inside the response looks like a status line"
+            case .conflictingContentLength: "its Content-Length fields disagree or are not numbers"
+            }
+        }
+    }
+
     /// The status code of the current head; 0 before its status line.
     private(set) var statusCode = 0
     /// The version from the current head's status line.
     private(set) var httpVersion: HTTPVersion = .unknown
-    /// The lines of the current head, from its status line on, each ending in LF. Lines
-    /// before the first status line are kept too, as the parser would keep them.
+    /// The lines of the current head, from its status line on, each ending in LF, then the
+    /// trailers of a chunked body.
     private(set) var bytes: [UInt8] = []
+    /// The line that was refused, if any: nothing is recorded after it.
+    private(set) var violation: Violation?
+    /// Whether the blank line ending the current head has been seen.
+    private(set) var isHeadComplete = false
+    /// The `Content-Length` the current head announced, `-1` before one.
+    private var announcedLength: Int64 = -1
+    /// How many followed redirects began a head here (see ``record(_:redirectCount:)``).
+    private var followedRedirects = 0
 
     /// A recorder with room for `capacity` bytes of head (default 0: the buffer grows as lines
     /// arrive).
@@ -36,19 +67,99 @@ struct CurlResponseHeadRecorder {
         if capacity > 0 { bytes.reserveCapacity(capacity) }
     }
 
-    /// Records one header line, with or without its line ending. A status line starts a new
-    /// head and drops the previous one (a redirect's, or `100 Continue`).
-    mutating func record(_ line: UnsafeRawBufferPointer) {
+    /// Records one header line, with or without its line ending; `false` when the line is
+    /// refused (see ``violation``), and the header callback then makes libcurl stop.
+    ///
+    /// A status line starts a new head, dropping the previous one, only where libcurl itself
+    /// began a new response: at the first line, after the blank line ending a `1xx` head, or
+    /// after a `3xx` head once libcurl followed it (its redirect count went up). Anywhere else
+    /// — inside a head, after a bare LF inside a value (libcurl cuts lines at LF), in the
+    /// trailers — a line starting with `HTTP/` is refused: libcurl passes it on as a field,
+    /// but its name (`HTTP/1.1 200 OK`) is no field name, and node refuses it too.
+    ///
+    /// - Parameter redirectCount: libcurl's count of followed redirects, read only when a
+    ///   status line follows a complete `3xx` head (a rare line), so a typical head costs no
+    ///   call for it.
+    mutating func record(_ line: UnsafeRawBufferPointer, redirectCount: @autoclosure () -> Int) -> Bool {
+        guard violation == nil, let first = line.first else { return violation == nil }
         // "HTTP/" is at the start of the line with or without its ending: only a status line
         // needs the ending cut off.
-        if CurlResponseHeadParser.isStatusLine(line) {
+        if first == UInt8(ascii: "H"), CurlResponseHeadParser.isStatusLine(line) {
+            guard beginsResponse(redirectCount: redirectCount) else { return refuse(.statusLineInsideResponse) }
             bytes.removeAll(keepingCapacity: true)
             (statusCode, httpVersion) = CurlResponseHeadParser.readStatusLine(CurlResponseHeadParser.withoutLineEnd(line))
+            isHeadComplete = false
+            announcedLength = -1
+        } else if first == 0x0D || first == 0x0A, line.count <= 2 {
+            if statusCode != 0 { isHeadComplete = true }
+        } else if first | 0x20 == UInt8(ascii: "c"), !isHeadComplete,
+                  let length = CurlResponseHeadRecorder.contentLength(line) {
+            // Only the head frames the body (a trailer's Content-Length does not).
+            guard length >= 0, announcedLength < 0 || length == announcedLength else {
+                return refuse(.conflictingContentLength)
+            }
+            announcedLength = length
         }
         // As typed bytes, the append is one capacity check and a `memcpy`.
         bytes.append(contentsOf: line.assumingMemoryBound(to: UInt8.self))
         // libcurl hands over whole lines; the LF keeps `headers(in:)` from joining two if not.
         if line.last != 0x0A { bytes.append(0x0A) }
+        return true
+    }
+
+    /// Whether libcurl began a new response, so a status line here starts its head.
+    private mutating func beginsResponse(redirectCount: () -> Int) -> Bool {
+        if bytes.isEmpty { return true }
+        guard isHeadComplete else { return false }
+        if (100..<200).contains(statusCode) { return true }
+        // A 3xx libcurl did not follow (no Location, redirects off) is final: what follows
+        // its blank line is its body's trailers.
+        guard (300..<400).contains(statusCode), redirectCount() > followedRedirects else { return false }
+        followedRedirects += 1
+        return true
+    }
+
+    private mutating func refuse(_ violation: Violation) -> Bool {
+        self.violation = violation
+        return false
+    }
+
+    /// The value of a `Content-Length:` line (any case, no space before the colon, as libcurl
+    /// reads it): the number, `-1` when the value is no list of equal decimal numbers, `nil`
+    /// when the line is another field.
+    static func contentLength(_ line: UnsafeRawBufferPointer) -> Int64? {
+        let name: StaticString = "content-length:"
+        let nameLength = name.utf8CodeUnitCount
+        guard line.count >= nameLength else { return nil }
+        for index in 0..<nameLength {
+            let byte = line[index]
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard lowered == name.utf8Start[index] else { return nil }
+        }
+        let value = CurlResponseHeadParser.withoutLineEnd(UnsafeRawBufferPointer(rebasing: line[nameLength...]))
+        // RFC 9110 §8.6: a list of one repeated value is that value; any other list is an error.
+        var result: Int64 = -1
+        var start = 0
+        while start <= value.count {
+            var end = start
+            while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+            var lower = start, upper = end
+            while lower < upper, value[lower] == 0x20 || value[lower] == 0x09 { lower += 1 }
+            while upper > lower, value[upper - 1] == 0x20 || value[upper - 1] == 0x09 { upper -= 1 }
+            guard lower < upper else { return -1 }
+            var number: Int64 = 0
+            for digit in value[lower..<upper] {
+                guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return -1 }
+                let (times, overflowed) = number.multipliedReportingOverflow(by: 10)
+                let (sum, overflowedAgain) = times.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+                guard !overflowed, !overflowedAgain else { return -1 }
+                number = sum
+            }
+            guard result < 0 || result == number else { return -1 }
+            result = number
+            start = end + 1
+        }
+        return result
     }
 
     /// The fields of recorded lines: the lines are cut after each LF and fed to

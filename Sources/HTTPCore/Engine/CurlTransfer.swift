@@ -152,12 +152,18 @@ final class CurlTransfer: @unchecked Sendable {
                     $0.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
                 }
             },
+            // A proxy's answer to CONNECT (an `https_proxy` from the environment) is no head of
+            // the response: kept from the header callback, whose recorder starts a head only
+            // where libcurl began a response of the origin's.
+            ccurl_easy_setopt_long(handle, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1),
             ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, userdata in
                 guard let buffer, let userdata else { return 0 }
-                Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
-                    $0.head.record(UnsafeRawBufferPointer(start: buffer, count: size * count))
+                // A refused line (a fake status line, conflicting lengths) returns 0: libcurl
+                // stops before the body, and `result(for:)` reports the recorder's reason.
+                return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
+                    transfer.head.record(UnsafeRawBufferPointer(start: buffer, count: size * count),
+                                         redirectCount: transfer.longInfo(CURLINFO_REDIRECT_COUNT)) ? size * count : 0
                 }
-                return size * count
             },
             ccurl_easy_setopt_xferinfo_callback(handle) { userdata, dlTotal, dlNow, ulTotal, ulNow in
                 guard let userdata else { return 0 }
@@ -353,8 +359,6 @@ final class CurlTransfer: @unchecked Sendable {
     private static let headerListAllocationFailure = NetworkError(.transport, "libcurl could not allocate the header list")
 
     private func configureDownload() throws(NetworkError) {
-        let limit = request.download.map { $0.maximumSize ?? 0 } ?? request.maximumResponseSize
-        try set(CURLOPT_MAXFILESIZE_LARGE, off: curl_off_t(max(0, limit)))
         guard let download = request.download else { return }
         // A larger receive buffer halves the callbacks for big files (see the benchmark).
         try set(CURLOPT_BUFFERSIZE, 512 * 1024)
@@ -371,28 +375,24 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         let count = Int64(bytes.count)
-        let isSuccessStatus = (200..<300).contains(head.statusCode)
-        if let download = request.download, isSuccessStatus {
-            if let maximum = download.maximumSize, receivedBytes + count > maximum {
-                exceededSizeLimit = true
-                return 0
-            }
-            receivedBytes += count
-            return writeDownload(bytes, to: download)
-        }
-        if receivedBytes + count > request.maximumResponseSize {
+        // Only a 2xx body goes to the download's file, under its own limit (nil: none).
+        let download = (200..<300).contains(head.statusCode) ? request.download : nil
+        let limit = download == nil ? request.maximumResponseSize : download?.maximumSize
+        // At the first chunk libcurl has parsed Content-Length (-1 when absent): a body announced
+        // larger than the limit is refused before any of it is kept. The check lives here, not in
+        // CURLOPT_MAXFILESIZE, because libcurl applies that to every head: a HEAD or a 304 for a
+        // large resource, whose Content-Length announces no body, failed with it.
+        let announced = receivedBytes == 0 ? info(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T) : -1
+        if let limit, receivedBytes + max(count, announced) > limit {
             exceededSizeLimit = true
             return 0  // makes libcurl abort with CURLE_WRITE_ERROR
         }
         receivedBytes += count
-        // At the first chunk libcurl has parsed Content-Length already (-1 when absent): no
-        // header lookup, and no flag to keep, since the body is empty only until then.
-        if body.isEmpty {
-            let length = Int64(info(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T))
-            if length > reservedBodyCapacity {
-                // Trust Content-Length only up to the limit, so a lying server cannot make us allocate.
-                body.reserveCapacity(Int(min(length, request.maximumResponseSize, 64 * 1024 * 1024)))
-            }
+        if let download { return writeDownload(bytes, to: download) }
+        // No header lookup for the reserve, and no flag to keep: the length is read above.
+        if announced > reservedBodyCapacity {
+            // Trust Content-Length only up to the limit, so a lying server cannot make us allocate.
+            body.reserveCapacity(Int(min(announced, request.maximumResponseSize, 64 * 1024 * 1024)))
         }
         body.append(bytes.assumingMemoryBound(to: UInt8.self))
         return bytes.count
@@ -480,6 +480,11 @@ final class CurlTransfer: @unchecked Sendable {
         if isCancelRequested.load(ordering: .relaxed) {
             return .failure(NetworkError(.cancelled, "the request was cancelled"))
         }
+        if let violation = head.violation {
+            return .failure(NetworkError(.invalidResponse,
+                                         "the reply from \(request.url.host ?? request.url.absoluteString) is refused: \(violation.reason)",
+                                         curlCode: Int(code.rawValue), curlMessage: errorMessage, response: partialResponse()))
+        }
         if exceededSizeLimit {
             let limit = request.download.map { $0.maximumSize ?? 0 } ?? request.maximumResponseSize
             return .failure(NetworkError(.responseTooLarge, "the response body exceeded the limit of \(limit) bytes",
@@ -490,7 +495,8 @@ final class CurlTransfer: @unchecked Sendable {
         }
         guard code == CURLE_OK else {
             return .failure(CurlError.makeError(code: code, message: errorMessage, request: request,
-                                                 response: head.statusCode > 0 ? partialResponse() : nil))
+                                                 response: head.statusCode > 0 ? partialResponse() : nil,
+                                                 whileReceiving: true))
         }
         var response = partialResponse()
         if let download = request.download, (200..<300).contains(head.statusCode) {
