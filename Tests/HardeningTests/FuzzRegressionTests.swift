@@ -15,7 +15,7 @@ struct FuzzRegressionTests {
     /// Feeds `text` line by line, as libcurl's header callback does, to a recorder on the
     /// "loop thread" whose lines are parsed afterwards (`CurlResponseHeadRecorder`), and each
     /// line it accepts to the parser directly; the two must agree on every input. libcurl is
-    /// taken to follow every redirect.
+    /// taken to send a new request after every head (following each redirect).
     private func parse(_ text: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> CurlResponseHeadParser {
         var parser = CurlResponseHeadParser()
         var recorder = CurlResponseHeadRecorder()
@@ -26,8 +26,15 @@ struct FuzzRegressionTests {
             start = index + 1
         }
         if start < text.count { lines.append(text[start...]) }
+        // A libcurl that sent one more request each time it is asked.
+        var sent = 0
         for line in lines {
-            let accepted = line.withUnsafeBytes { recorder.record($0, redirectCount: .max) }
+            let accepted = line.withUnsafeBytes { bytes in
+                recorder.record(bytes) {
+                    sent += 1
+                    return CurlResponseHeadRecorder.RequestsSent(redirects: sent, bytes: sent)
+                }
+            }
             #expect(accepted, "refused: \(String(decoding: line, as: UTF8.self))", sourceLocation: sourceLocation)
             guard accepted else { break }
             line.withUnsafeBytes { parser.consume($0) }
@@ -106,7 +113,9 @@ struct FuzzRegressionTests {
         var recorder = CurlResponseHeadRecorder(capacity: CurlResponseHeadRecorder.typicalCapacity)
         let buffer = recorder.bytes.withUnsafeBufferPointer { $0.baseAddress }
         for line in ["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 404 Not Found\r\n", "A: 1\r\n", "B: 2", "C: 3\n"] {
-            #expect(Array(line.utf8).withUnsafeBytes { recorder.record($0, redirectCount: 0) })
+            #expect(Array(line.utf8).withUnsafeBytes {
+                recorder.record($0) { CurlResponseHeadRecorder.RequestsSent(redirects: 0, bytes: 0) }
+            })
         }
         #expect(recorder.statusCode == 404)
         #expect(recorder.httpVersion == .http1_1)

@@ -131,28 +131,39 @@ struct ResponseHeadIntegrityTests {
 
     // MARK: The recorder's rule, without I/O
 
-    /// Feeds `lines` to a recorder whose libcurl has followed `redirects` redirects; the index
-    /// of the first refused line, or `nil`.
-    private func firstRefused(_ lines: [String], redirects: Int = 0) -> (index: Int?, recorder: CurlResponseHeadRecorder) {
+    /// Feeds `lines` to a recorder; at the line of index `resentAt`, and after it, libcurl has
+    /// sent one more request (`.redirect`: a redirect it followed; `.retry`: the same request
+    /// again, as after a `417`). The index of the first refused line, or `nil`.
+    private func firstRefused(_ lines: [String], resentAt: Int = .max, as resend: Resend = .redirect)
+        -> (index: Int?, recorder: CurlResponseHeadRecorder) {
         var recorder = CurlResponseHeadRecorder()
         for (index, line) in lines.enumerated() {
-            let accepted = Array(line.utf8).withUnsafeBytes { recorder.record($0, redirectCount: redirects) }
+            let sent = index >= resentAt
+                ? CurlResponseHeadRecorder.RequestsSent(redirects: resend == .redirect ? 1 : 0, bytes: 200)
+                : CurlResponseHeadRecorder.RequestsSent(redirects: 0, bytes: 100)
+            let accepted = Array(line.utf8).withUnsafeBytes { recorder.record($0) { sent } }
             if !accepted { return (index, recorder) }
         }
         return (nil, recorder)
     }
 
+    enum Resend { case redirect, retry }
+
     @Test func aStatusLineBeginsAHeadOnlyWhereLibcurlBeginsAResponse() {
         // 1xx, then the final head.
         #expect(firstRefused(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "\r\n"]).index == nil)
-        // A followed 3xx (the redirect count went up), then the final head.
+        // A followed 3xx, then the final head; a 417 libcurl sends again without Expect.
         #expect(firstRefused(["HTTP/1.1 302 Found\r\n", "Location: /x\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "\r\n"],
-                             redirects: 1).index == nil)
+                             resentAt: 3).index == nil)
+        #expect(firstRefused(["HTTP/1.1 417 Expectation Failed\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "\r\n"],
+                             resentAt: 2, as: .retry).index == nil)
         // The same 3xx, not followed: the line is a trailer.
         #expect(firstRefused(["HTTP/1.1 302 Found\r\n", "\r\n", "HTTP/1.1 200 OK: x\r\n"]).index == 2)
-        // Inside a head, and after a final head.
+        // Inside a head, and after a final 2xx head (libcurl never sends again after one).
         #expect(firstRefused(["HTTP/1.1 500 Oops\r\n", "HTTP/1.1 200 OK: x\r\n"]).index == 1)
-        #expect(firstRefused(["HTTP/1.1 500 Oops\r\n", "\r\n", "HTTP/1.1 200 OK\r\n"], redirects: 5).index == 2)
+        #expect(firstRefused(["HTTP/1.1 200 OK\r\n", "\r\n", "HTTP/1.1 200 OK\r\n"], resentAt: 2).index == 2)
+        // A request sent while the head was still arriving is no new response for that head.
+        #expect(firstRefused(["HTTP/1.1 500 Oops\r\n", "\r\n", "HTTP/1.1 200 OK: x\r\n"], resentAt: 1).index == 2)
         // Inside an unfinished 1xx head.
         #expect(firstRefused(["HTTP/1.1 100 Continue\r\n", "HTTP/1.1 200 OK\r\n"]).index == 1)
         let refused = firstRefused(["HTTP/1.1 500 Oops\r\n", "A: 1\r\n", "HTTP/1.1 200 OK: x\r\n", "B: 2\r\n"])

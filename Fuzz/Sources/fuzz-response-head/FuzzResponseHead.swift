@@ -16,9 +16,14 @@ public func fuzzResponseHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     var start = 0
     // A line the recorder refuses (a status line where libcurl began no response, conflicting
     // lengths) ends the transfer in the engine: nothing after it is parsed. libcurl is taken
-    // to follow every redirect.
+    // to have sent one more request each time the recorder asks (following every redirect).
+    var sent = 0
     func feed(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard recorder.record(line, redirectCount: .max) else { return false }
+        let accepted = recorder.record(line) {
+            sent += 1
+            return CurlResponseHeadRecorder.RequestsSent(redirects: sent, bytes: sent)
+        }
+        guard accepted else { return false }
         parser.consume(line)
         lines += 1
         return true

@@ -53,8 +53,18 @@ struct CurlResponseHeadRecorder {
     private(set) var isHeadComplete = false
     /// The `Content-Length` the current head announced, `-1` before one.
     private var announcedLength: Int64 = -1
-    /// How many followed redirects began a head here (see ``record(_:redirectCount:)``).
-    private var followedRedirects = 0
+    /// What libcurl had sent when the current head ended, if its status was 3xx or more
+    /// (after which libcurl may send another request: see ``record(_:requestsSent:)``).
+    private var sentAtHeadEnd: RequestsSent?
+
+    /// What libcurl has sent in this transfer so far.
+    struct RequestsSent: Equatable {
+        /// Redirects followed (`CURLINFO_REDIRECT_COUNT`).
+        var redirects: Int
+        /// Request bytes written, every request's (`CURLINFO_REQUEST_SIZE`): it also grows for
+        /// the requests libcurl sends again without counting a redirect (after a `417`).
+        var bytes: Int
+    }
 
     /// A recorder with room for `capacity` bytes of head (default 0: the buffer grows as lines
     /// arrive).
@@ -72,26 +82,30 @@ struct CurlResponseHeadRecorder {
     ///
     /// A status line starts a new head, dropping the previous one, only where libcurl itself
     /// began a new response: at the first line, after the blank line ending a `1xx` head, or
-    /// after a `3xx` head once libcurl followed it (its redirect count went up). Anywhere else
-    /// — inside a head, after a bare LF inside a value (libcurl cuts lines at LF), in the
-    /// trailers — a line starting with `HTTP/` is refused: libcurl passes it on as a field,
-    /// but its name (`HTTP/1.1 200 OK`) is no field name, and node refuses it too.
+    /// after a head of 3xx or more once libcurl sent another request (a redirect it follows,
+    /// the retry after a `417`). Anywhere else — inside a head, after a bare LF inside a value
+    /// (libcurl cuts lines at LF), in the trailers — a line starting with `HTTP/` is refused:
+    /// libcurl passes it on as a field, but its name (`HTTP/1.1 200 OK`) is no field name, and
+    /// node refuses it too.
     ///
-    /// - Parameter redirectCount: libcurl's count of followed redirects, read only when a
-    ///   status line follows a complete `3xx` head (a rare line), so a typical head costs no
-    ///   call for it.
-    mutating func record(_ line: UnsafeRawBufferPointer, redirectCount: @autoclosure () -> Int) -> Bool {
+    /// - Parameter requestsSent: libcurl's counts for this transfer, asked only at the end of a
+    ///   head of 3xx or more and at a status line after one, so a `2xx` response costs no call.
+    mutating func record(_ line: UnsafeRawBufferPointer, requestsSent: () -> RequestsSent) -> Bool {
         guard violation == nil, let first = line.first else { return violation == nil }
         // "HTTP/" is at the start of the line with or without its ending: only a status line
         // needs the ending cut off.
         if first == UInt8(ascii: "H"), CurlResponseHeadParser.isStatusLine(line) {
-            guard beginsResponse(redirectCount: redirectCount) else { return refuse(.statusLineInsideResponse) }
+            guard beginsResponse(requestsSent: requestsSent) else { return refuse(.statusLineInsideResponse) }
             bytes.removeAll(keepingCapacity: true)
             (statusCode, httpVersion) = CurlResponseHeadParser.readStatusLine(CurlResponseHeadParser.withoutLineEnd(line))
             isHeadComplete = false
             announcedLength = -1
+            sentAtHeadEnd = nil
         } else if first == 0x0D || first == 0x0A, line.count <= 2 {
-            if statusCode != 0 { isHeadComplete = true }
+            if statusCode != 0, !isHeadComplete {
+                isHeadComplete = true
+                if statusCode >= 300 { sentAtHeadEnd = requestsSent() }
+            }
         } else if first | 0x20 == UInt8(ascii: "c"), !isHeadComplete,
                   let length = CurlResponseHeadRecorder.contentLength(line) {
             // Only the head frames the body (a trailer's Content-Length does not).
@@ -108,15 +122,15 @@ struct CurlResponseHeadRecorder {
     }
 
     /// Whether libcurl began a new response, so a status line here starts its head.
-    private mutating func beginsResponse(redirectCount: () -> Int) -> Bool {
+    private func beginsResponse(requestsSent: () -> RequestsSent) -> Bool {
         if bytes.isEmpty { return true }
         guard isHeadComplete else { return false }
         if (100..<200).contains(statusCode) { return true }
-        // A 3xx libcurl did not follow (no Location, redirects off) is final: what follows
-        // its blank line is its body's trailers.
-        guard (300..<400).contains(statusCode), redirectCount() > followedRedirects else { return false }
-        followedRedirects += 1
-        return true
+        // libcurl reads a new response only after sending a new request. Without one (a 2xx,
+        // a 3xx it does not follow), what follows the blank line is the body's trailers.
+        guard let before = sentAtHeadEnd else { return false }
+        let now = requestsSent()
+        return now.redirects > before.redirects || now.bytes > before.bytes
     }
 
     private mutating func refuse(_ violation: Violation) -> Bool {

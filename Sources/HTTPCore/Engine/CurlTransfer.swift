@@ -161,8 +161,10 @@ final class CurlTransfer: @unchecked Sendable {
                 // A refused line (a fake status line, conflicting lengths) returns 0: libcurl
                 // stops before the body, and `result(for:)` reports the recorder's reason.
                 return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
-                    transfer.head.record(UnsafeRawBufferPointer(start: buffer, count: size * count),
-                                         redirectCount: transfer.longInfo(CURLINFO_REDIRECT_COUNT)) ? size * count : 0
+                    transfer.head.record(UnsafeRawBufferPointer(start: buffer, count: size * count)) {
+                        CurlResponseHeadRecorder.RequestsSent(redirects: transfer.longInfo(CURLINFO_REDIRECT_COUNT),
+                                                              bytes: transfer.longInfo(CURLINFO_REQUEST_SIZE))
+                    } ? size * count : 0
                 }
             },
             ccurl_easy_setopt_xferinfo_callback(handle) { userdata, dlTotal, dlNow, ulTotal, ulNow in
