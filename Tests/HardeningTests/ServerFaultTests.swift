@@ -65,7 +65,7 @@ struct Fault: Sendable, CustomTestStringConvertible {
               defence: "the size limit counts decoded bytes in the write callback",
               limits: Limits(maximumResponseSize: mebibyte)),
         Fault(name: "a body over the size limit, with Content-Length", target: .path("/bytes/\(2 << 20)"),
-              expected: .responseTooLarge, defence: "MAXFILESIZE_LARGE and the write-callback count",
+              expected: .responseTooLarge, defence: "the announced length checked at the first chunk, and the write-callback count",
               limits: Limits(maximumResponseSize: mebibyte)),
         Fault(name: "a chunked body over the size limit", target: .path("/stream-bytes/\(2 << 20)?chunk_size=65536"),
               expected: .responseTooLarge, defence: "the write-callback count (no Content-Length to reject early)",

@@ -38,8 +38,6 @@ enum CurlError {
             (.cancelled, "the request was cancelled")
         case CURLE_TOO_MANY_REDIRECTS:
             (.tooManyRedirects, "more redirects than allowed")
-        case CURLE_FILESIZE_EXCEEDED:
-            (.responseTooLarge, "the response from \(host) is larger than the limit")
         case CURLE_PARTIAL_FILE:
             (.truncatedResponse, "the response from \(host) ended before its announced length")
         case CURLE_RECV_ERROR where description.contains("response headers"):

@@ -102,8 +102,9 @@ public struct HTTPRequest: Sendable, Hashable {
         _modify { yield &storageForWriting.fields.timeouts }
     }
     /// The most bytes of (decoded) body accepted in memory before the transfer fails with
-    /// ``NetworkError/Kind/responseTooLarge``. Default 100 MiB. Downloads to a file use
-    /// ``DownloadOptions/maximumSize`` instead.
+    /// ``NetworkError/Kind/responseTooLarge``; a body whose `Content-Length` is larger fails at
+    /// its first bytes. Only bodies count: a `HEAD` or a `304` succeeds whatever length it
+    /// announces. Default 100 MiB. Downloads to a file use ``DownloadOptions/maximumSize`` instead.
     public var maximumResponseSize: Int64 {
         get { storage.fields.maximumResponseSize }
         set { storageForWriting.fields.maximumResponseSize = newValue }
