@@ -165,10 +165,11 @@ extension ResponseCache {
                        then: @escaping @Sendable (Result<HTTPResponse, NetworkError>, Date) -> Void) {
         guard !run.call.isFinished else { return }
         let queue = store.queue
-        let clock = self.clock
         let transfer = run.network(request) { result in
-            let sentAt = ResponseCache.requestTime(of: result, receivedAt: clock())
             queue.async {
+                // Read on the store's queue, not on whatever thread delivered the result (it
+                // may be the engine's loop thread); the hop is part of the delay either way.
+                let sentAt = ResponseCache.requestTime(of: result, receivedAt: self.clock())
                 if ResponseCache.isUnsafe(request.method), case .success(let response) = result,
                    (200..<400).contains(response.statusCode) {
                     self.invalidate(after: run, response: response)

@@ -144,6 +144,31 @@ struct FrontEndCorrectnessTests {
         #expect(await afGET(manager, path, headers: ["X-Auth-Token": "alice"], cachePolicy: .cacheOnly).bytes == alice.bytes)
     }
 
+    @Test("Key headers named by the configuration separate cache entries (Chain and AFStyle)")
+    func configuredKeyHeaders() async throws {
+        let store = try TemporaryCache()
+        defer { store.remove() }
+        var configuration = chainConfiguration(cache: store.cache, queue: queue)
+        let url = try Server.url("/get?u=\(unique())")
+        func chain(_ language: String, _ policy: CachePolicy) -> Request {
+            Request.url(url).header("Accept-Language", language).cache(policy).configuration(configuration)
+        }
+        #expect(await chainData(chain("en", .networkOnly)).bytes != nil)
+        #expect(await chainData(chain("fr", .cacheOnly)).bytes != nil, "without key headers the variants share an entry")
+        configuration.cacheKeyHeaders = ["accept-language"]
+        #expect(await chainData(chain("en", .networkOnly)).bytes != nil)
+        #expect(await chainData(chain("fr", .cacheOnly)).kind == .cacheMiss)
+        #expect(await chainData(chain("en", .cacheOnly)).bytes != nil)
+
+        let manager = makeManager(queue: queue, baseURL: try Server.baseURL)
+        manager.responseCache = store.cache
+        manager.cacheKeyHeaders = ["Accept-Language"]
+        let path = "get?u=\(unique())"
+        #expect(await afGET(manager, path, headers: ["Accept-Language": "en"], cachePolicy: .networkOnly).bytes != nil)
+        #expect(await afGET(manager, path, headers: ["Accept-Language": "fr"], cachePolicy: .cacheOnly).kind == .cacheMiss)
+        #expect(await afGET(manager, path, headers: ["Accept-Language": "en"], cachePolicy: .cacheOnly).bytes != nil)
+    }
+
     // MARK: 8. Caller numbers never trap
 
     @Test("Chain: a negative or NaN timeout is an invalid request, delivered, never sent", arguments: [-1.0, .nan])
@@ -170,7 +195,7 @@ struct FrontEndCorrectnessTests {
         let chain = Request.url("http://127.0.0.1:8080/get").timeout(seconds).timeouts(Timeouts(idle: seconds, total: seconds))
         let built = try chain.httpRequest()
         #expect(built.timeouts.idle == seconds && built.timeouts.total == seconds)
-        _ = chain.curlDescription
+        #expect(!chain.curlDescription.contains("--max-time inf"), "curl would refuse it; no limit renders as no option")
         var serializer = HTTPRequestSerializer.http
         serializer.timeoutInterval = seconds
         let request = try serializer.makeRequest(method: .get, url: URL(string: "http://127.0.0.1:8080/get")!, parameters: nil)
