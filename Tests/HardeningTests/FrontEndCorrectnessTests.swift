@@ -130,7 +130,7 @@ struct FrontEndCorrectnessTests {
         #expect(await chainData(english.cache(.cacheOnly)).bytes != nil)
     }
 
-    @Test("AFStyle: a custom auth header keeps users apart under .cacheOnly and .fileFirst")
+    @Test("AFStyle: custom auth headers (X-Auth-Token, token) keep users apart under .cacheOnly")
     func afStyleSeparatesCustomAuthHeaders() async throws {
         let store = try TemporaryCache()
         defer { store.remove() }
