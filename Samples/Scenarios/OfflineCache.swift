@@ -90,6 +90,6 @@ public enum OfflineCacheSample {
         output.say("Cleared the cache: removed \(removed) entries, \(left) left")
         try expect(removed == 2 && left == 0, "an empty cache after removeAll")
         // Let go of the directory's lock before the directory is deleted.
-        await withCheckedContinuation { continuation in store.close { continuation.resume() } }
+        await store.close()
     }
 }

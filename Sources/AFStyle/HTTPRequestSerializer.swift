@@ -17,10 +17,13 @@ public struct HTTPRequestSerializer: Sendable, Hashable {
     public var httpRequestHeaders: HTTPHeaders
     /// Seconds without a byte sent or received before a call fails with
     /// ``NetworkError/Kind/timedOut`` (`timeoutInterval` of `NSURLRequest`). Default 60.
+    /// `.infinity` (or any huge value) means no limit; a negative value or NaN fails the call
+    /// with ``NetworkError/Kind/invalidRequest``.
     public var timeoutInterval: TimeInterval
     /// The most body bytes a call accepts in memory before failing with
     /// ``NetworkError/Kind/responseTooLarge``. Default 100 MiB (``HTTPRequest``'s default).
-    /// Downloads to a file are not held to it (they have their own `maximumSize`).
+    /// Downloads to a file are not held to it (they have their own `maximumSize`). A negative
+    /// value fails the call with ``NetworkError/Kind/invalidRequest``.
     public var maximumResponseSize: Int64 = 100 * 1024 * 1024
 
     /// `AFHTTPRequestSerializer`: parameters in the query for `GET`, `HEAD` and `DELETE`, in
@@ -72,13 +75,16 @@ public struct HTTPRequestSerializer: Sendable, Hashable {
     ///     for the accepted values) or, for a JSON body only, an array.
     ///   - headers: the call's headers, set on top of ``httpRequestHeaders``. Default `nil`.
     /// - Throws: ``NetworkError/Kind/invalidParameters`` for parameters that cannot be encoded,
-    ///   ``NetworkError/Kind/invalidURL`` when the query makes an invalid URL.
+    ///   ``NetworkError/Kind/invalidURL`` when the query makes an invalid URL,
+    ///   ``NetworkError/Kind/invalidRequest`` for a negative or NaN ``timeoutInterval`` or a
+    ///   negative ``maximumResponseSize``.
     public func makeRequest(method: HTTPMethod, url: URL, parameters: Any?,
                             headers: [String: String]? = nil) throws(NetworkError) -> HTTPRequest {
         var request = HTTPRequest(url: url, method: method)
         request.headers = httpRequestHeaders.merging(HTTPHeaders(headers ?? [:]))
         request.timeouts.idle = timeoutInterval
         request.maximumResponseSize = maximumResponseSize
+        if let error = request.callerValueError { throw error }
         guard let parameters else { return request }
         let encoding = httpMethodsEncodingParametersInURI.contains(method) ? ParameterEncoding.query : bodyEncoding
         if encoding == .json, !(parameters is [String: Any]), let array = parameters as? [Any] {

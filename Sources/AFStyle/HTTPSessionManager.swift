@@ -40,6 +40,7 @@ public final class HTTPSessionManager: Sendable {
         var cachePolicy: CachePolicy?
         var responseCache = ResponseCache.shared
         var cacheIgnoredParameters: Set<String> = []
+        var cacheKeyHeaders: Set<String> = []
         /// Counts the changes, so that a URL resolved under older settings is never reused.
         var generation = 0
     }
@@ -183,6 +184,15 @@ public final class HTTPSessionManager: Sendable {
         set { update { $0.cacheIgnoredParameters = newValue } }
     }
 
+    /// Request headers (any case) whose values become part of every cache key, beside the
+    /// credential-like ones that always are (`Cookie` and any name containing `auth`, `token`,
+    /// `key` or `session`), exactly as Chain's `ChainConfiguration.cacheKeyHeaders` — for
+    /// answers that depend on a header the server does not name in `Vary`. Default none.
+    public var cacheKeyHeaders: Set<String> {
+        get { configuration.cacheKeyHeaders }
+        set { update { $0.cacheKeyHeaders = newValue } }
+    }
+
     // MARK: Tasks
 
     /// The tasks in flight, oldest first (`tasks` of AFURLSessionManager).
@@ -241,6 +251,7 @@ public final class HTTPSessionManager: Sendable {
     /// The cache step for a call: its own policy, else the manager's; none without either.
     func cacheStep(_ policy: CachePolicy?, _ configuration: Configuration) -> (any CacheStep)? {
         guard let policy = policy ?? configuration.cachePolicy else { return nil }
-        return configuration.responseCache.step(for: policy, ignoredParameters: configuration.cacheIgnoredParameters)
+        return configuration.responseCache.step(for: policy, ignoredParameters: configuration.cacheIgnoredParameters,
+                                                keyHeaders: configuration.cacheKeyHeaders)
     }
 }

@@ -123,12 +123,17 @@ extension CacheKey {
         return SHA256.hexString(hasher.finalize())
     }
 
-    /// A digest of everything that identifies the user, `"none"` for an anonymous request.
-    static func credentialsDigest(_ request: HTTPRequest, components: URLComponents) -> String {
+    /// A digest of everything that identifies the user (credential-like headers, a user in
+    /// the URL) and of the key headers, `"none"` when there is nothing of that.
+    static func credentialsDigest(_ request: HTTPRequest, components: URLComponents, keyHeaders: Set<String>) -> String {
         var parts: [String] = []
-        for name in ["authorization", "proxy-authorization", "cookie"] {
-            let values = request.headers.values(for: name)
-            if !values.isEmpty { parts.append(name + ":" + values.joined(separator: "\n")) }
+        let extra = keyHeaders.isEmpty ? [] : Set(keyHeaders.map { $0.lowercased() })
+        // Sorted by name, each with its values in order: the order of fields does not matter,
+        // the order of one field's values does.
+        let names = request.headers.names.map { $0.lowercased() }
+            .filter { Redaction.isCredentialHeader($0) || extra.contains($0) }
+        for name in names.sorted() {
+            parts.append(name + ":" + request.headers.values(for: name).joined(separator: "\n"))
         }
         if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
             parts.append("userinfo:" + (components.percentEncodedUser ?? "") + ":" + (components.percentEncodedPassword ?? ""))

@@ -3,13 +3,16 @@ import Foundation
 import HTTPCore
 
 /// What identifies a stored response: a version tag, the method, the canonical URL, a digest
-/// of the body and a digest of the credentials.
+/// of the body and a digest of the credentials and key headers.
 ///
 /// Two requests that differ only in the order of their query parameters, the case of the
-/// scheme or host, a default port or a fragment get the same key. Different credentials
-/// (`Authorization`, `Proxy-Authorization`, `Cookie`, or a user in the URL) give different
-/// keys, so two users never share an entry; only a SHA-256 of the credentials is kept, never
-/// the credentials themselves.
+/// scheme or host, a default port or a fragment get the same key. Different credentials give
+/// different keys, so two users never share an entry: `Cookie`, a user in the URL, and every
+/// header whose name contains `auth`, `token`, `key` or `session` (``Redaction/isCredentialHeader(_:)``:
+/// `Authorization`, `X-Auth-Token`, `token`, `X-API-Key`, …). Only a SHA-256 of them is kept,
+/// never the credentials themselves. Other request headers select among stored variants
+/// through the response's `Vary` (every policy honours it), or join the key when named in
+/// `keyHeaders`.
 ///
 /// The entry's file name is the SHA-256 of ``rawValue``; the full key is stored with the
 /// entry and compared on every read, so a (theoretical) hash collision is a miss, never a
@@ -42,9 +45,12 @@ public struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConver
     ///     URL query and, for `application/x-www-form-urlencoded` and JSON bodies, from the
     ///     body (top-level keys only). A name matches a parameter of that name and its nested
     ///     forms (`ids` matches `ids[]` and `ids[0]`).
+    ///   - keyHeaders: more request header names (any case) whose values are hashed into the
+    ///     key like credentials, default none — for APIs whose answer depends on a header the
+    ///     server does not name in `Vary` (`Accept-Language`, a tenant header).
     /// - Returns: `nil` when the request cannot be cached: a multipart body, a file body that
     ///   cannot be read, a download to a file, or a URL without scheme or host.
-    public init?(request: HTTPRequest, ignoredParameters: Set<String> = []) {
+    public init?(request: HTTPRequest, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = []) {
         // One parse of the URL serves both the canonical form and the credentials digest.
         guard request.download == nil,
               let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
@@ -52,7 +58,7 @@ public struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConver
               let body = CacheKey.bodyDigest(request.body, contentType: request.headers["Content-Type"],
                                              ignoredParameters: ignoredParameters)
         else { return nil }
-        let credentials = CacheKey.credentialsDigest(request, components: components)
+        let credentials = CacheKey.credentialsDigest(request, components: components, keyHeaders: keyHeaders)
         self.init(rawValue: [CacheKey.version, request.method.rawValue, url, "body:" + body, "credentials:" + credentials]
             .joined(separator: "\n"))
     }

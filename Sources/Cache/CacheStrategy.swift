@@ -24,6 +24,11 @@ public enum CacheStrategy {
     /// explicit expiry they get a heuristic freshness lifetime.
     static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// The longest heuristic freshness lifetime: 24 hours, as common caches cap it (RFC 9111
+    /// §4.2.2 leaves the bound to the cache), so a resource unchanged for years is not trusted
+    /// for months without asking.
+    public static let maximumHeuristicLifetime: TimeInterval = 24 * 60 * 60
+
     /// Header fields a `304` must not change in the stored entry (RFC 9111 §3.2: the body's
     /// framing and coding belong to the stored body) and hop-by-hop fields.
     static let fieldsKeptOnRevalidation: Set<String> = [
@@ -38,8 +43,8 @@ public enum CacheStrategy {
     /// an entry is used while `current age + min-fresh < lifetime + max-stale` unless the
     /// request or the response says `no-cache` (`must-revalidate` forbids `max-stale`); the
     /// lifetime is `max-age`, else `Expires − Date` (an invalid `Expires` means already
-    /// expired), else 10% of `Date − Last-Modified` for heuristically cacheable statuses, and
-    /// a request `max-age` caps it. An entry that cannot be used is revalidated with its
+    /// expired), else 10% of `Date − Last-Modified` (at most 24 hours) for heuristically
+    /// cacheable statuses, and a request `max-age` caps it. An entry that cannot be used is revalidated with its
     /// `ETag` (`If-None-Match`) and `Last-Modified` (`If-Modified-Since`) when it has them.
     public static func decide(method: HTTPMethod, requestHeaders: HTTPHeaders, stored: CacheEntry?, now: Date) -> Decision {
         guard method == .get || method == .head else { return .network }
@@ -72,7 +77,8 @@ public enum CacheStrategy {
     /// How long a response stays fresh after it was generated (RFC 9111 §4.2.1), in seconds:
     /// `max-age`; else `Expires − Date` (`0` when `Expires` is not a valid date); else, for a
     /// heuristically cacheable status or a `public` response with `Last-Modified`, 10% of
-    /// `Date − Last-Modified` (the response's `Date`, or `receivedAt` without one); else `0`.
+    /// `Date − Last-Modified` (the response's `Date`, or `receivedAt` without one), at most
+    /// ``maximumHeuristicLifetime`` (24 hours); else `0`.
     public static func freshnessLifetime(statusCode: Int, headers: HTTPHeaders, receivedAt: Date) -> TimeInterval {
         let control = CacheControl(headers: headers)
         if let maxAge = control.maxAge { return maxAge }
@@ -83,7 +89,7 @@ public enum CacheStrategy {
         }
         if let lastModified = headers["Last-Modified"].flatMap(HTTPDate.parse),
            heuristicallyCacheableStatuses.contains(statusCode) || control.isPublic {
-            return max(0, date.timeIntervalSince(lastModified) * 0.1)
+            return min(maximumHeuristicLifetime, max(0, date.timeIntervalSince(lastModified) * 0.1))
         }
         return 0
     }

@@ -149,39 +149,31 @@ public final class DiskCache: Sendable {
         queue.async { completion(self.readEntry(for: key)) }
     }
 
-    /// Stores an entry, replacing any under the same key; `completion` (default none) gets
-    /// whether it was written (not when read-only, too large, or on a disk error).
-    public func store(_ entry: CacheEntry, completion: (@Sendable (Bool) -> Void)? = nil) {
-        queue.async {
-            let written = self.writeEntry(entry)
-            completion?(written)
-        }
+    // The callback forms require their completion: with a default, `await store.removeAll()`
+    // in top-level code picks the callback form (an `await` with nothing to wait for) and
+    // `let n = await store.removeAll()` is `()`. Without one, the async form is the only match.
+
+    /// Stores an entry, replacing any under the same key; `completion` gets whether it was
+    /// written (not when read-only, too large, or on a disk error).
+    public func store(_ entry: CacheEntry, completion: @escaping @Sendable (Bool) -> Void) {
+        queue.async { completion(self.writeEntry(entry)) }
     }
 
-    /// Removes the entry under `key`; `completion` (default none) gets whether one was removed.
-    public func remove(_ key: CacheKey, completion: (@Sendable (Bool) -> Void)? = nil) {
-        queue.async {
-            let removed = self.removeEntry(for: key)
-            completion?(removed)
-        }
+    /// Removes the entry under `key`; `completion` gets whether one was removed.
+    public func remove(_ key: CacheKey, completion: @escaping @Sendable (Bool) -> Void) {
+        queue.async { completion(self.removeEntry(for: key)) }
     }
 
-    /// Removes every entry of this store (not those of its namespaces); `completion`
-    /// (default none) gets how many were removed.
-    public func removeAll(completion: (@Sendable (Int) -> Void)? = nil) {
-        queue.async {
-            let removed = self.removeAllEntries()
-            completion?(removed)
-        }
+    /// Removes every entry of this store (not those of its namespaces); `completion` gets
+    /// how many were removed.
+    public func removeAll(completion: @escaping @Sendable (Int) -> Void) {
+        queue.async { completion(self.removeAllEntries()) }
     }
 
-    /// Removes the entries stored (or last revalidated) before `date`; `completion`
-    /// (default none) gets how many were removed.
-    public func removeEntries(storedBefore date: Date, completion: (@Sendable (Int) -> Void)? = nil) {
-        queue.async {
-            let removed = self.removeEntries(olderThan: date)
-            completion?(removed)
-        }
+    /// Removes the entries stored (or last revalidated) before `date`; `completion` gets
+    /// how many were removed.
+    public func removeEntries(storedBefore date: Date, completion: @escaping @Sendable (Int) -> Void) {
+        queue.async { completion(self.removeEntries(olderThan: date)) }
     }
 
     /// The bytes the entries take on disk (metadata and bodies).
@@ -195,11 +187,11 @@ public final class DiskCache: Sendable {
     }
 
     /// Releases the directory's lock (another store may then write); the next operation
-    /// opens the directory again.
-    public func close(completion: (@Sendable () -> Void)? = nil) {
+    /// opens the directory again. `completion` runs once it is released.
+    public func close(completion: @escaping @Sendable () -> Void) {
         queue.async {
             self.closeNow()
-            completion?()
+            completion()
         }
     }
 
@@ -232,6 +224,11 @@ public final class DiskCache: Sendable {
         await withCheckedContinuation { continuation in
             removeEntries(storedBefore: date) { continuation.resume(returning: $0) }
         }
+    }
+
+    /// Releases the directory's lock and returns once it is released (see ``close(completion:)``).
+    public func close() async {
+        await withCheckedContinuation { continuation in close { continuation.resume() } }
     }
 
     /// The bytes the entries take on disk.

@@ -6,6 +6,7 @@ struct PolicyRun: Sendable {
     let policy: CachePolicy
     let request: HTTPRequest
     let ignoredParameters: Set<String>
+    let keyHeaders: Set<String>
     let isCacheable: @Sendable (HTTPResponse) -> Bool
     let network: ResponseCache.Network
     let call: CachedCall
@@ -14,7 +15,7 @@ struct PolicyRun: Sendable {
     /// Computed where it is first needed (on the store's queue, since a file body is read to
     /// hash it), then kept: a `.fileFirst` call needs it for its lookup and again for its store.
     var key: CacheKey? {
-        computedKey.value { CacheKey(request: request, ignoredParameters: ignoredParameters) }
+        computedKey.value { CacheKey(request: request, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders) }
     }
 }
 

@@ -30,6 +30,12 @@ extension ResponseCache {
         case .cacheElseNetwork(let maxAge):
             store.queue.async {
                 guard !run.call.isFinished else { return }
+                // Infinity means "any stored copy"; a negative or NaN age is a caller's mistake.
+                guard !maxAge.isNaN, maxAge >= 0 else {
+                    run.call.emit(.failure(NetworkError(.invalidRequest, "cacheElseNetwork(maxAge: \(maxAge)): the age must "
+                                                            + "be zero or more seconds")), isFinal: true)
+                    return
+                }
                 // A copy stored "in the future" (the clock moved back) counts as age 0.
                 if let entry = self.lookup(run), max(0, self.clock().timeIntervalSince(entry.storedAt)) < maxAge {
                     run.call.emit(.success(entry.response), isFinal: true)
@@ -65,20 +71,16 @@ extension ResponseCache {
     private func runHTTP(_ run: PolicyRun) {
         let request = run.request
         guard request.method == .get || request.method == .head else {
-            fetch(run, request) { result, _ in
-                if case .success(let response) = result, (200..<400).contains(response.statusCode),
-                   request.method != .options, request.method.rawValue != "TRACE" {
-                    self.invalidate(after: request)
-                }
-                run.call.emit(result, isFinal: true)
-            }
+            fetch(run, request) { result, _ in run.call.emit(result, isFinal: true) }
             return
         }
         let entry = lookup(run)
         switch CacheStrategy.decide(method: request.method, requestHeaders: request.headers, stored: entry, now: clock()) {
         case .useStored(let age):
             guard var response = entry?.response else { return fetchAndStoreHTTP(run, request) }
-            response.headers["Age"] = String(Int(age.rounded(.down)))
+            // RFC 9111 §1.2.2 caps ages at 2^31 s; the cap also keeps a damaged entry's time from
+            // overflowing the conversion.
+            response.headers["Age"] = String(Int(min(age, 2_147_483_648).rounded(.down)))
             run.call.emit(.success(response), isFinal: true)
         case .unsatisfiable:
             run.call.emit(.failure(NetworkError(.cacheMiss, "only-if-cached: no fresh stored response for "
@@ -115,32 +117,86 @@ extension ResponseCache {
         }
     }
 
+    /// Whether a successful response to `method` changes the resource (RFC 9110 §9.2.1: every
+    /// method but `GET`, `HEAD`, `OPTIONS` and `TRACE`).
+    static func isUnsafe(_ method: HTTPMethod) -> Bool {
+        method != .get && method != .head && method != .options && method.rawValue != "TRACE"
+    }
+
     /// A successful unsafe request changes the resource (RFC 9111 §4.4): forget what is
-    /// stored for `GET` and `HEAD` of its URL.
-    private func invalidate(after request: HTTPRequest) {
-        for method in [HTTPMethod.get, .head] {
-            var read = request
-            read.method = method
-            read.body = .none
-            if let key = CacheKey(request: read) { store.removeEntry(for: key) }
+    /// stored for `GET` and `HEAD` of its URL and of the same-origin URLs its response names
+    /// in `Location` and `Content-Location` (another origin's entries are not its to drop).
+    /// Whatever the policy: any policy may have stored those entries.
+    private func invalidate(after run: PolicyRun, response: HTTPResponse) {
+        var targets = [run.request.url]
+        for name in ["Location", "Content-Location"] {
+            guard let value = response.headers[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty,
+                  let target = URL(string: value, relativeTo: response.url)?.absoluteURL,
+                  ResponseCache.isSameOrigin(target, run.request.url) else { continue }
+            targets.append(target)
+        }
+        for url in targets {
+            for method in [HTTPMethod.get, .head] {
+                var read = run.request
+                read.url = url
+                read.method = method
+                read.body = .none
+                if let key = CacheKey(request: read, ignoredParameters: run.ignoredParameters, keyHeaders: run.keyHeaders) {
+                    store.removeEntry(for: key)
+                }
+            }
         }
     }
 
+    /// Same scheme, host and port (RFC 6454), the default port spelled or not.
+    static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int)? {
+            guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+            return (scheme, host, url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1))
+        }
+        guard let first = origin(a), let second = origin(b) else { return false }
+        return first == second
+    }
+
     /// Starts the transfer (unless the call already finished) and continues on the store's
-    /// queue with its result and the time it was sent.
+    /// queue with its result and the time the request that produced it was sent; a successful
+    /// unsafe request first invalidates what it changed.
     private func fetch(_ run: PolicyRun, _ request: HTTPRequest,
                        then: @escaping @Sendable (Result<HTTPResponse, NetworkError>, Date) -> Void) {
         guard !run.call.isFinished else { return }
-        let sentAt = clock()
         let queue = store.queue
         let transfer = run.network(request) { result in
-            queue.async { then(result, sentAt) }
+            queue.async {
+                // Read on the store's queue, not on whatever thread delivered the result (it
+                // may be the engine's loop thread); the hop is part of the delay either way.
+                let sentAt = ResponseCache.requestTime(of: result, receivedAt: self.clock())
+                if ResponseCache.isUnsafe(request.method), case .success(let response) = result,
+                   (200..<400).contains(response.statusCode) {
+                    self.invalidate(after: run, response: response)
+                }
+                then(result, sentAt)
+            }
         }
         run.call.attach(transfer)
     }
 
+    /// When the attempt that produced `result` sent its request: its arrival minus its own
+    /// transfer time. The network step may include retries and their waits (a `Retry-After`),
+    /// which must not age the response (RFC 9111 §4.2.3's `request_time` is that of the
+    /// exchange that produced it).
+    static func requestTime(of result: Result<HTTPResponse, NetworkError>, receivedAt: Date) -> Date {
+        guard case .success(let response) = result else { return receivedAt }
+        let transfer = response.timings.total
+        guard transfer.isFinite, transfer > 0 else { return receivedAt }
+        return receivedAt.addingTimeInterval(-transfer)
+    }
+
+    /// The stored entry for the run's key, if its `Vary` fields match the request's (a
+    /// mismatch, or `Vary: *`, is a miss under every policy).
     func lookup(_ run: PolicyRun) -> CacheEntry? {
-        run.key.flatMap { store.readEntry(for: $0) }
+        guard let entry = run.key.flatMap({ store.readEntry(for: $0) }),
+              CacheStrategy.varyMatches(entry, requestHeaders: run.request.headers) else { return nil }
+        return entry
     }
 
     /// Stores a network response when every rule allows it: the library's own (see
@@ -166,12 +222,14 @@ extension ResponseCache {
 
     /// The rules every policy applies before asking the plan: a `2xx` other than `206` and
     /// without `Content-Range`, not a download to a file, a body within the per-entry limit,
-    /// and — when the body is not content-coded — exactly `Content-Length` bytes (a shorter
+    /// no `Vary: *`, and — when the body is not content-coded — exactly `Content-Length` bytes (a shorter
     /// body is truncated; the engine normally fails those first).
     static func isStorableResponse(_ response: HTTPResponse, request: HTTPRequest, maximumEntrySize: Int64) -> Bool {
         guard (200..<300).contains(response.statusCode), response.statusCode != 206,
               !response.headers.contains("Content-Range"), response.fileURL == nil, request.download == nil,
-              Int64(response.body.count) <= maximumEntrySize else { return false }
+              Int64(response.body.count) <= maximumEntrySize,
+              // `Vary: *` matches no later request: storing it would only displace a usable entry.
+              !CacheEntry.varyNames(response.headers).contains("*") else { return false }
         let coding = response.headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? "identity"
         if coding == "identity", request.method != .head, response.statusCode != 204,
            let lengthText = response.headers["Content-Length"] {

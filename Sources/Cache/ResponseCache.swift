@@ -3,8 +3,8 @@ import Foundation
 import HTTPCore
 
 /// The policy runner: the one place where ``CachePolicy`` is executed, used by both front
-/// ends (directly through ``run(_:request:ignoredParameters:queue:isCacheable:network:deliver:)``
-/// or as the core pipeline's ``CacheStep`` through ``step(for:ignoredParameters:)``).
+/// ends (directly through ``run(_:request:ignoredParameters:keyHeaders:queue:isCacheable:network:deliver:)``
+/// or as the core pipeline's ``CacheStep`` through ``step(for:ignoredParameters:keyHeaders:)``).
 ///
 /// Lookups and stores run on the store's serial queue, never on the caller's thread or the
 /// engine's loop thread. A disk problem never fails a request: the cache behaves as a miss
@@ -70,7 +70,9 @@ public final class ResponseCache: Sendable {
     /// - Parameters:
     ///   - policy: how to use the cache.
     ///   - request: the request as it will be sent; its key is computed off the caller's thread.
-    ///   - ignoredParameters: parameter names left out of the key (see ``CacheKey/init(request:ignoredParameters:)``); default none.
+    ///   - ignoredParameters: parameter names left out of the key (see ``CacheKey/init(request:ignoredParameters:keyHeaders:)``); default none.
+    ///   - keyHeaders: request header names whose values are part of the key besides the
+    ///     credential-like ones (see ``CacheKey/init(request:ignoredParameters:keyHeaders:)``); default none.
     ///   - queue: where `deliver` runs.
     ///   - isCacheable: the plan's acceptance test (validation passed, envelope success);
     ///     consulted only for responses the cache's own rules allow (2xx but not 206, not
@@ -80,11 +82,12 @@ public final class ResponseCache: Sendable {
     ///     on `queue`. Stored copies have `source == .cache`.
     /// - Returns: a handle that cancels the call.
     @discardableResult
-    public func run(_ policy: CachePolicy, request: HTTPRequest, ignoredParameters: Set<String> = [], queue: DispatchQueue,
+    public func run(_ policy: CachePolicy, request: HTTPRequest, ignoredParameters: Set<String> = [],
+                    keyHeaders: Set<String> = [], queue: DispatchQueue,
                     isCacheable: @escaping @Sendable (HTTPResponse) -> Bool, network: @escaping Network,
                     deliver: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) -> CachedCall {
         let call = CachedCall(queue: queue) { result, _ in deliver(result) }
-        execute(PolicyRun(policy: policy, request: request, ignoredParameters: ignoredParameters,
+        execute(PolicyRun(policy: policy, request: request, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders,
                           isCacheable: isCacheable, network: network, call: call))
         return call
     }
@@ -92,28 +95,45 @@ public final class ResponseCache: Sendable {
     /// The core pipeline's cache step for a policy (``CallOptions/cache``). Its deliveries
     /// run one after another on the store's queue, where the pipeline queues them for its
     /// callback queue; cancelling is the pipeline's business (it cancels the transfer its
-    /// `network` closure started).
-    public func step(for policy: CachePolicy, ignoredParameters: Set<String> = []) -> any CacheStep {
-        ResponseCacheStep(cache: self, policy: policy, ignoredParameters: ignoredParameters)
+    /// `network` closure started). `ignoredParameters` and `keyHeaders` (default none) shape
+    /// the key as in ``CacheKey/init(request:ignoredParameters:keyHeaders:)``.
+    public func step(for policy: CachePolicy, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = []) -> any CacheStep {
+        ResponseCacheStep(cache: self, policy: policy, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders)
     }
 
-    /// Removes the stored response for a request; `completion` (default none) gets whether
-    /// there was one. Runs on the store's queue.
-    public func removeResponse(for request: HTTPRequest, ignoredParameters: Set<String> = [],
-                               completion: (@Sendable (Bool) -> Void)? = nil) {
+    /// Removes the stored response for a request; `completion` gets whether there was one.
+    /// Runs on the store's queue. `ignoredParameters` and `keyHeaders` (default none) must be
+    /// those the response was stored with.
+    public func removeResponse(for request: HTTPRequest, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = [],
+                               completion: @escaping @Sendable (Bool) -> Void) {
         store.queue.async {
-            let removed = CacheKey(request: request, ignoredParameters: ignoredParameters)
+            let removed = CacheKey(request: request, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders)
                 .map { self.store.removeEntry(for: $0) } ?? false
-            completion?(removed)
+            completion(removed)
         }
     }
 
-    /// Reads the stored response for a request, flagged `.cache`, or `nil`. Runs on the
-    /// store's queue.
-    public func storedResponse(for request: HTTPRequest, ignoredParameters: Set<String> = [],
+    /// Removes the stored response for a request; returns whether there was one (see
+    /// ``removeResponse(for:ignoredParameters:keyHeaders:completion:)``).
+    @discardableResult
+    public func removeResponse(for request: HTTPRequest, ignoredParameters: Set<String> = [],
+                               keyHeaders: Set<String> = []) async -> Bool {
+        await withCheckedContinuation { continuation in
+            removeResponse(for: request, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders) {
+                continuation.resume(returning: $0)
+            }
+        }
+    }
+
+    /// Reads the stored response for a request, flagged `.cache`, or `nil` — also when its
+    /// `Vary` fields do not match the request's. Runs on the store's queue. `ignoredParameters`
+    /// and `keyHeaders` (default none) must be those the response was stored with.
+    public func storedResponse(for request: HTTPRequest, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = [],
                                completion: @escaping @Sendable (HTTPResponse?) -> Void) {
         store.queue.async {
-            let entry = CacheKey(request: request, ignoredParameters: ignoredParameters).flatMap { self.store.readEntry(for: $0) }
+            let entry = CacheKey(request: request, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders)
+                .flatMap { self.store.readEntry(for: $0) }
+                .flatMap { CacheStrategy.varyMatches($0, requestHeaders: request.headers) ? $0 : nil }
             completion(entry?.response)
         }
     }

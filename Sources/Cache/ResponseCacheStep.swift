@@ -5,6 +5,7 @@ struct ResponseCacheStep: CacheStep {
     let cache: ResponseCache
     let policy: CachePolicy
     let ignoredParameters: Set<String>
+    let keyHeaders: Set<String>
 
     func run(_ request: HTTPRequest,
              isCacheable: @escaping @Sendable (HTTPResponse) -> Bool,
@@ -13,7 +14,7 @@ struct ResponseCacheStep: CacheStep {
         // The pipeline's `deliver` only queues the delivery for the callback queue.
         let call = CachedCall(deliveringInline: deliver)
         cache.execute(PolicyRun(policy: policy, request: request, ignoredParameters: ignoredParameters,
-                                isCacheable: isCacheable,
+                                keyHeaders: keyHeaders, isCacheable: isCacheable,
                                 network: { request, completion in
                                     network(request, completion)
                                     return nil

@@ -58,6 +58,11 @@ public struct ChainConfiguration: Sendable {
     /// The store cache policies use. Default ``ResponseCache/shared`` (`~/.cache/chain`),
     /// opened only when a request uses a policy.
     public var cache: ResponseCache
+    /// Request headers (any case) whose values become part of every cache key, beside the
+    /// credential-like ones that always are (`Cookie` and any name containing `auth`, `token`,
+    /// `key` or `session`) — for answers that depend on a header the server does not name in
+    /// `Vary`, such as `Accept-Language`. Default none. See ``CacheKey/init(request:ignoredParameters:keyHeaders:)``.
+    public var cacheKeyHeaders: Set<String> = []
     /// The client that sends the requests. Default ``HTTPClient/shared``.
     public var client: HTTPClient
     /// Connect, idle and total timeouts. Default `Timeouts()`: 30 s to connect, 60 s idle,

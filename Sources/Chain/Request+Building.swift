@@ -37,7 +37,8 @@ extension Request {
         do throws(NetworkError) {
             let request = try makeHTTPRequest(configuration: configuration)
             if let policy = cachePolicy ?? configuration.cachePolicy {
-                options.cache = configuration.cache.step(for: policy, ignoredParameters: ignoredCacheParameters)
+                options.cache = configuration.cache.step(for: policy, ignoredParameters: ignoredCacheParameters,
+                                                         keyHeaders: configuration.cacheKeyHeaders)
             }
             options.stub = resolvedStub(configuration: configuration)
             return PreparedCall(client: configuration.client, request: request, options: options,
@@ -64,6 +65,7 @@ extension Request {
         if let maximumResponseSize { request.maximumResponseSize = maximumResponseSize }
         if let priority { request.priority = priority }
         if let httpVersion { request.httpVersion = httpVersion }
+        if let error = request.callerValueError { throw error }
         let encoder = self.encoder ?? configuration.encoder
         if let queryParameters {
             try ParameterEncoding.query.encode(try Request.dictionary(queryParameters, encoder: encoder), into: &request)
@@ -90,18 +92,20 @@ extension Request {
         return request
     }
 
-    /// An absolute URL, or one resolved against the base URL (treated as a directory).
+    /// An absolute URL; a relative one resolved against the URL of the request it was made
+    /// from (``base``, RFC 3986), else against the configuration's base URL (treated as a
+    /// directory).
     func resolveURL(baseURL: URL?) throws(NetworkError) -> URL {
         let url: URL
         switch location {
         case .url(let given):
-            url = given.scheme == nil && given.host == nil ? try Request.resolve(given.relativeString, against: baseURL) : given
+            url = given.scheme == nil && given.host == nil ? try resolve(given.relativeString, baseURL: baseURL) : given
         case .string(let string):
             let trimmed = string.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, let parsed = URL(string: trimmed) else {
                 throw NetworkError(.invalidURL, "not a valid URL: \"\(string)\"")
             }
-            url = parsed.scheme == nil ? try Request.resolve(trimmed, against: baseURL) : parsed
+            url = parsed.scheme == nil ? try resolve(trimmed, baseURL: baseURL) : parsed
         }
         guard TransferTarget.hasHost(url) else {
             throw NetworkError(.invalidURL, "the URL has no host: \(url.absoluteString)")
@@ -109,9 +113,35 @@ extension Request {
         return url
     }
 
+    /// The request's URL when it is absolute without a configuration: an absolute location,
+    /// or a relative one under ``base``. What a later ``url(_:)`` resolves against.
+    var ownAbsoluteURL: URL? {
+        switch location {
+        case .url(let given):
+            if given.scheme != nil, given.host != nil { return given.absoluteURL }
+            return base.flatMap { URL(string: given.relativeString, relativeTo: $0)?.absoluteURL }
+        case .string(let string):
+            let trimmed = string.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, let parsed = URL(string: trimmed) else { return nil }
+            if parsed.scheme != nil { return parsed.host == nil ? nil : parsed }
+            return base.flatMap { URL(string: trimmed, relativeTo: $0)?.absoluteURL }
+        }
+    }
+
+    private func resolve(_ relative: String, baseURL: URL?) throws(NetworkError) -> URL {
+        if let base {
+            guard let resolved = URL(string: relative, relativeTo: base) else {
+                throw NetworkError(.invalidURL, "cannot resolve \"\(relative)\" against \(base.absoluteString)")
+            }
+            return resolved.absoluteURL
+        }
+        return try Request.resolve(relative, against: baseURL)
+    }
+
     private static func resolve(_ relative: String, against baseURL: URL?) throws(NetworkError) -> URL {
         guard let baseURL else {
-            throw NetworkError(.invalidURL, "\"\(relative)\" is relative and no base URL is configured")
+            throw NetworkError(.invalidURL, "\"\(relative)\" is relative, and neither the request it was made from "
+                                   + "nor the configuration (baseURL) gives an absolute URL to resolve it against")
         }
         // RFC 3986 resolution drops the last path segment of a base without a trailing
         // slash; a base URL names a directory, so make it one.

@@ -17,8 +17,14 @@ import Synchronization
 ///
 /// ```swift
 /// let api = Request.url("http://127.0.0.1:8080/").header("X-App", "demo").envelope(.errcode)
-/// api.url("envelope/user/101").response(User.self) { … }
+/// api.url("envelope/user/101").response(User.self) { … }   // http://127.0.0.1:8080/envelope/user/101
 /// ```
+///
+/// A relative URL given to ``url(_:)`` resolves against the base request's own
+/// absolute URL as a browser resolves a link (RFC 3986: `http://h/api/` + `user/1` is
+/// `http://h/api/user/1`, while `http://h/api` + `user/1` is `http://h/user/1`); a request
+/// without an absolute URL of its own resolves against its configuration's
+/// ``ChainConfiguration/baseURL``.
 ///
 /// Nothing is checked or converted until a terminal method runs: an invalid URL, an
 /// unsupported parameter value or a relative URL without a base URL is reported through the
@@ -56,6 +62,9 @@ public struct Request: Sendable {
     }
 
     var location: Location
+    /// The absolute URL the request had when ``url(_:)`` gave it another: what a
+    /// relative new URL resolves against. `nil` for a request made with a relative URL only.
+    var base: URL?
     var method: HTTPMethod?
     var parameters: Parameters?
     var queryParameters: Parameters?
@@ -103,17 +112,22 @@ public struct Request: Sendable {
     }
 
     /// This request with another URL, keeping everything else — for base requests:
-    /// `base.url("user/101")`. A relative string resolves against the configuration's base
-    /// URL, not against this request's previous URL.
+    /// `api.url("user/101")`. A relative string resolves against this request's own absolute
+    /// URL (RFC 3986, as a link in a page: keep the base's trailing `/` to stay under its
+    /// path), or, when this request has none, against the configuration's
+    /// ``ChainConfiguration/baseURL``. An absolute string replaces the URL.
     public func url(_ url: String) -> Request {
         var copy = self
+        copy.base = ownAbsoluteURL
         copy.location = .string(url)
         return copy
     }
 
-    /// This request with another URL, keeping everything else.
+    /// This request with another URL, keeping everything else; a relative URL resolves as in
+    /// ``url(_:)``.
     public func url(_ url: URL) -> Request {
         var copy = self
+        copy.base = ownAbsoluteURL
         copy.location = .url(url)
         return copy
     }

@@ -73,7 +73,7 @@ struct CurlRenderingTests {
 
     @Test func binaryFileAndMultipartBodies() {
         let binary = request("http://h/post").method(.post).body(Data([0, 1, 2])).curlCommand(multiline: false)
-        #expect(binary.contains("'<3 bytes of binary data>'"))
+        #expect(binary.contains("'<3 bytes>'"))
         let file = request("http://h/post").method(.post).body(fileURL: URL(fileURLWithPath: "/tmp/a b.txt"))
             .curlCommand(multiline: false)
         #expect(file.contains("--data-binary '@/tmp/a b.txt'"))

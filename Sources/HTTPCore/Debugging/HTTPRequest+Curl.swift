@@ -8,9 +8,11 @@ extension HTTPRequest {
     /// `@path`; multipart fields as `--form-string`/`-F`), redirects (`-L`), a total timeout
     /// (`--max-time`), the HTTP version, a download destination (`-o`) and insecure TLS (`-k`)
     /// are rendered; the `User-Agent` and `Accept-Encoding` the engine adds are not (they are
-    /// not part of the request value). Bodies that are not text, or longer than
-    /// `maximumBodyBytes`, are shown as a `<N bytes>` placeholder, so the command still shows
-    /// what was sent but no longer reproduces it.
+    /// not part of the request value). A body is redacted by what it is, whatever its
+    /// `Content-Type` claims: a JSON object or array as JSON, a form-encoded body as a form;
+    /// any other body, and one longer than `maximumBodyBytes`, is shown as a `<N bytes>`
+    /// placeholder (under ``Redaction/none``, printable text is shown as it is), so the
+    /// command still shows what was sent but no longer reproduces it.
     ///
     /// - Parameters:
     ///   - redaction: what to hide. Default ``Redaction/default`` (`Authorization`, `Cookie`,
@@ -33,7 +35,8 @@ extension HTTPRequest {
         if case .follow(let maximum) = redirectPolicy {
             arguments.append("-L --max-redirs \(maximum)")
         }
-        if timeouts.total > 0 { arguments.append("--max-time \(CurlQuoting.number(timeouts.total))") }
+        // An infinite or NaN total is no limit to render.
+        if timeouts.total > 0, timeouts.total.isFinite { arguments.append("--max-time \(CurlQuoting.number(timeouts.total))") }
         switch httpVersion {
         case .automatic: break
         case .http1_1: arguments.append("--http1.1")
@@ -60,16 +63,8 @@ extension HTTPRequest {
             guard data.count <= maximumBodyBytes else {
                 return ["--data-binary \(CurlQuoting.quote("<\(data.count) bytes>"))"]
             }
-            let mediaType = headers["Content-Type"]?.split(separator: ";").first?
-                .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            var shown = data
-            if mediaType == "application/x-www-form-urlencoded", let text = String(data: data, encoding: .utf8) {
-                shown = Data(redaction.redactingURLEncoded(text).utf8)
-            } else if mediaType == "application/json" || mediaType.hasSuffix("+json") {
-                shown = redaction.redactingJSON(data)
-            }
-            guard let text = CurlQuoting.printableText(shown) else {
-                return ["--data-binary \(CurlQuoting.quote("<\(data.count) bytes of binary data>"))"]
+            guard let text = redaction.redactedBodyText(data) else {
+                return ["--data-binary \(CurlQuoting.quote("<\(data.count) bytes>"))"]
             }
             return ["--data-binary \(CurlQuoting.quote(text))"]
         case .multipart(let form):

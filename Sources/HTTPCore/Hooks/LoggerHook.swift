@@ -15,9 +15,13 @@ import Foundation
 /// `Cookie`, `Set-Cookie` and other credential headers, password- and token-like parameters)
 /// is replaced by `***` in the `curl` command, in URLs, in headers — the response's too — and
 /// in bodies: form and text bodies, JSON keys named like a hidden parameter or header, and
-/// URLs and forms quoted inside JSON strings. JSON bodies are therefore always re-serialised
-/// (keys sorted); `prettyPrintsJSON` indents them. Bodies are cut at
-/// `maximumBodyLength` characters; binary bodies are summarised, never dumped.
+/// URLs and forms quoted inside JSON strings. Bodies are judged by what they are, not by their
+/// `Content-Type`: a request body that is neither a JSON object or array nor a form is shown
+/// as `<N bytes>` (see ``HTTPRequest/curlCommand(redacting:maximumBodyBytes:multiline:)``),
+/// and a response body that parses as a JSON object or array is redacted as JSON whatever
+/// its type says. JSON bodies are therefore always re-serialised (keys sorted);
+/// `prettyPrintsJSON` indents them. Bodies are cut at `maximumBodyLength` characters; binary
+/// bodies are summarised, never dumped.
 ///
 /// Each event is one write to the output, so blocks of concurrent calls do not interleave.
 public struct LoggerHook: HTTPHook {
@@ -119,9 +123,16 @@ public struct LoggerHook: HTTPHook {
         guard !body.isEmpty else { return nil }
         let mimeType = response.mimeType
         let text: String
-        if LoggerHook.isJSON(mimeType, body) {
+        // A JSON object or array is redacted as JSON even when its type claims otherwise: as
+        // text, its keys (`"password": "…"`) would not be recognised.
+        let saysJSON = LoggerHook.isJSON(mimeType)
+        if saysJSON || (body.count <= LoggerHook.maximumParsedJSON && Redaction.startsLikeJSONContainer(body)) {
             guard body.count <= LoggerHook.maximumParsedJSON else { return "(\(HookFormat.bytes(Int64(body.count))) of JSON, not shown)" }
-            guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
+            guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+                  saysJSON || json is [String: Any] || json is [Any] else {
+                guard saysJSON || LoggerHook.isText(mimeType) else {
+                    return "(\(HookFormat.bytes(Int64(body.count))) of \(mimeType ?? "binary data"))"
+                }
                 return capped(redaction.redactingText(String(decoding: body, as: UTF8.self)))
             }
             var options: JSONSerialization.WritingOptions = [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
@@ -144,10 +155,9 @@ public struct LoggerHook: HTTPHook {
         return text.prefix(maximumBodyLength) + "… (\(HookFormat.bytes(Int64(rest))) more)"
     }
 
-    private static func isJSON(_ mimeType: String?, _ body: Data) -> Bool {
-        if let mimeType { return mimeType == "application/json" || mimeType.hasSuffix("+json") }
-        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    private static func isJSON(_ mimeType: String?) -> Bool {
+        guard let mimeType else { return false }
+        return mimeType == "application/json" || mimeType.hasSuffix("+json")
     }
 
     private static func isText(_ mimeType: String?) -> Bool {

@@ -15,7 +15,7 @@ extension Redaction {
             guard let nameRange = Range(match.range(at: 1), in: text), let valueRange = Range(match.range(at: 2), in: result),
                   !result[valueRange].isEmpty else { continue }
             let name = String(text[nameRange])
-            if redactsParameter(named: name.removingPercentEncoding ?? name) || redactsHeader(named: name) {
+            if redactsParameter(named: name.removingPercentEncoding ?? name) || redactsEchoedHeader(named: name) {
                 result.replaceSubrange(valueRange, with: replacement)
             }
         }
@@ -30,7 +30,7 @@ extension Redaction {
         case let object as [String: Any]:
             var copy: [String: Any] = [:]
             for (key, member) in object {
-                copy[key] = redactsParameter(named: key) || redactsHeader(named: key) ? replacement : redactingJSONValue(member)
+                copy[key] = redactsParameter(named: key) || redactsEchoedHeader(named: key) ? replacement : redactingJSONValue(member)
             }
             return copy
         case let array as [Any]:
