@@ -5,7 +5,7 @@ import Testing
 /// Bodies go out without `Expect: 100-continue` (issue 21, "Also"): a server that never answers
 /// `100 Continue` (`scenarios_redirect.py`, `redirect-no-continue`) would otherwise stall each
 /// upload for libcurl's one-second wait. What is asserted is the header, not the time.
-@Suite("Expect: 100-continue", .timeLimit(.minutes(1)))
+@Suite("Expect: 100-continue", .serialized, .timeLimit(.minutes(1)))
 struct ExpectContinueTests {
     private let client = HTTPClient()
 
@@ -17,7 +17,7 @@ struct ExpectContinueTests {
     }
 
     @Test func noExpectForMultipartBodies() async throws {
-        let peer = try HostilePeer()
+        let peer = try await redirectScenarioPeer()
         defer { peer.stop() }
         var small = MultipartFormData()
         small.append("value", name: "field")
@@ -30,7 +30,7 @@ struct ExpectContinueTests {
     }
 
     @Test func noExpectForLargeInMemoryBodies() async throws {
-        let peer = try HostilePeer()
+        let peer = try await redirectScenarioPeer()
         defer { peer.stop() }
         let received = try await send(.data(Data(repeating: 0x62, count: 2 * 1024 * 1024)), peer, id: "large-data")
         #expect(received.header("Expect") == nil)
@@ -38,7 +38,7 @@ struct ExpectContinueTests {
     }
 
     @Test func aCallersOwnExpectIsKept() async throws {
-        let peer = try HostilePeer()
+        let peer = try await redirectScenarioPeer()
         defer { peer.stop() }
         var request = HTTPRequest(url: peer.url("/redirect-no-continue/own"), method: .post,
                                   body: .data(Data(repeating: 0x63, count: 2 * 1024 * 1024)))

@@ -6,7 +6,7 @@ import Testing
 /// `download(to:resumesPartialFile: true)` against servers that ignore `Range`, honour it, change
 /// the resource between attempts, resume at the wrong offset, or find the file already complete
 /// (issue 21, item 3; `Tests/HostilePeer/scenarios_redirect.py`, scenario `redirect-range`).
-@Suite("Resumed downloads", .timeLimit(.minutes(1)))
+@Suite("Resumed downloads", .serialized, .timeLimit(.minutes(1)))
 struct ResumedDownloadTests {
     /// The resource of `version` as the peer serves it.
     private func content(_ version: String) -> Data {
@@ -33,7 +33,7 @@ struct ResumedDownloadTests {
 
     @Test("a server that ignores Range: the 200 rewrites the partial file from the start")
     func serverIgnoresRange() async throws {
-        let peer = try HostilePeer()
+        let peer = try await redirectScenarioPeer()
         defer { peer.stop() }
         let (directory, file) = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -46,7 +46,7 @@ struct ResumedDownloadTests {
 
     @Test("resuming the same resource sends Range and If-Range with its ETag and appends")
     func resumeWithTheValidator() async throws {
-        let peer = try HostilePeer()
+        let peer = try await redirectScenarioPeer()
         defer { peer.stop() }
         let (directory, file) = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -59,9 +59,24 @@ struct ResumedDownloadTests {
         #expect(resumed.header("If-Range") == "\"v1\"")
     }
 
+    @Test("a resumed download through a redirect asks for the range on the final hop")
+    func resumeThroughARedirect() async throws {
+        let peer = try await redirectScenarioPeer()
+        defer { peer.stop() }
+        let (directory, file) = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await interruptedDownload(peer, version: "v1", count: 1500, to: file)
+        let result = await download(peer.url("/redirect-hop/r?status=302&to=/redirect-range/v1"), to: file)
+        #expect(result.success == file.standardizedFileURL, "\(String(describing: result.failure))")
+        #expect(try Data(contentsOf: file) == content("v1"))
+        let resumed = try #require(peer.recordedRequests(pathPrefix: "/redirect-range").last)
+        #expect(resumed.header("Range") == "bytes=1500-")
+        #expect(resumed.header("If-Range") == "\"v1\"")
+    }
+
     @Test("a resource that changed between attempts is downloaded whole, never spliced")
     func changedResourceIsRewritten() async throws {
-        let peer = try HostilePeer()
+        let peer = try await redirectScenarioPeer()
         defer { peer.stop() }
         let (directory, file) = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -79,7 +94,7 @@ struct ResumedDownloadTests {
 
     @Test("a 206 that does not start at the partial length is not appended")
     func misplacedRangeIsRefused() async throws {
-        let peer = try HostilePeer()
+        let peer = try await redirectScenarioPeer()
         defer { peer.stop() }
         let (directory, file) = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -91,7 +106,7 @@ struct ResumedDownloadTests {
 
     @Test("a complete file: the 416 with Content-Range */length is a successful download, the file untouched")
     func completeFileIsASuccess() async throws {
-        let peer = try HostilePeer()
+        let peer = try await redirectScenarioPeer()
         defer { peer.stop() }
         let (directory, file) = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -104,7 +119,7 @@ struct ResumedDownloadTests {
 
     @Test("a 416 whose length is not the file's fails and leaves the file alone")
     func longerFileIsNotTouched() async throws {
-        let peer = try HostilePeer()
+        let peer = try await redirectScenarioPeer()
         defer { peer.stop() }
         let (directory, file) = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
