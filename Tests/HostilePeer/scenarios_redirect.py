@@ -39,9 +39,11 @@ def _echo(connection, request):
     return KEEP
 
 
-@scenario("redirect-hang")
-def _hang(connection, request):
-    """Never answers (for cancelling a call while one of its hops waits)."""
+@scenario("redirect-stall")
+def _stall(connection, request):
+    """A 200 that sends 10 of its 1,000 body bytes, then stalls (for cancelling a call on a
+    later hop once its progress shows that hop is under way)."""
+    connection.send(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + b"x" * 10)
     time.sleep(30)
     return None
 
