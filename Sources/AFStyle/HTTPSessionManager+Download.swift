@@ -20,6 +20,7 @@ extension HTTPSessionManager {
     ///   - destination: the file to write; its directory must exist (else
     ///     ``NetworkError/Kind/fileIO`` through `failure`).
     ///   - resumesPartialFile: continue a partial file at `destination` with a `Range` request
+    ///     and `If-Range`; a `200` rewrites the file, a complete file succeeds as it is
     ///     (see ``DownloadOptions/resumesPartialFile``). Default `false`.
     ///   - maximumSize: the most bytes written before failing with
     ///     ``NetworkError/Kind/responseTooLarge``. Default `nil` (no limit).

@@ -15,8 +15,10 @@ extension Request {
     /// - Parameters:
     ///   - destination: the file to write; its directory must exist (else
     ///     ``NetworkError/Kind/fileIO``).
-    ///   - resumesPartialFile: continue a partial file at `destination` with a `Range` request;
-    ///     a server that ignores the range gets the file rewritten from the start
+    ///   - resumesPartialFile: continue a partial file at `destination` with a `Range` request
+    ///     (and `If-Range` with the validator the file keeps, so a changed resource is fetched
+    ///     whole, never spliced); a server that ignores the range gets the file rewritten from
+    ///     the start, and a file that is already complete is a success as it is
     ///     (see ``DownloadOptions/resumesPartialFile``). Default `false`.
     ///   - maximumSize: the most bytes written before failing with
     ///     ``NetworkError/Kind/responseTooLarge``. Default `nil` (no limit).

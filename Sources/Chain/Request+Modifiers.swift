@@ -141,7 +141,8 @@ extension Request {
         return copy
     }
 
-    /// How redirects are handled: `.follow(maximum:)` (`http` and `https` only) or `.none`
+    /// How redirects are handled: `.follow(maximum:)` (`http` and `https` only; each hop's
+    /// method, body and credentials as ``RedirectPolicy/follow(maximum:)`` describes) or `.none`
     /// to get the 3xx response itself. Default `.follow(maximum: 10)`.
     public func redirects(_ policy: RedirectPolicy) -> Request {
         var copy = self

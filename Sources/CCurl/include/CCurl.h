@@ -5,6 +5,8 @@
 #define CCURL_H
 
 #include <curl/curl.h>
+// The download engine keeps a resumable file's validator in an extended attribute.
+#include <sys/xattr.h>
 
 typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t nitems, void *userdata);
 typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,

@@ -285,6 +285,15 @@ final class CurlEngine: @unchecked Sendable {
             guard ccurl_easy_getinfo_pointer(handle, CURLINFO_PRIVATE, &privatePointer) == CURLE_OK,
                   let privatePointer else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
+            if let finishedHost = transfer.prepareRedirect(after: code) {
+                // The transfer now carries the redirect's next hop: it starts again on a clean
+                // handle (and behind the per-host cap of its new host), same completion and task.
+                removeFromMulti(handle)
+                recycle(transfer.cleanUp(), isDirty: true, keepsLargeBuffer: transfer.request.download != nil)
+                didEnd(onHost: finishedHost)
+                start(transfer)
+                continue
+            }
             let result = transfer.result(for: code)
             removeFromMulti(handle)
             if transfer.isCallbackQueueSerial {

@@ -10,15 +10,18 @@ import Glibc
 /// One request's life inside the engine: its easy handle, the bytes arriving, and the single
 /// completion.
 ///
-/// Threading: a transfer is built on the caller's thread with immutable inputs, then handed to
-/// the engine. From then on every `var` below is read and written only on the engine's loop
-/// thread (libcurl's callbacks run there too), until the completion's block is posted: that
-/// block alone then reads the result, the head, the body and the closing progress reports
+/// Threading: a transfer is built on the caller's thread, then handed to the engine. From then
+/// on every `var` below (the request and target too, which a followed redirect replaces) is
+/// read and written only on the engine's loop thread (libcurl's callbacks run there too),
+/// until the completion's block is posted: that block alone then reads the result, the head,
+/// the body and the closing progress reports
 /// (`deliver()`), and the loop never touches them again. `isCancelRequested` is the one field
 /// other threads touch at any time, and it is atomic. User closures are only ever dispatched
 /// to `callbackQueue`.
 final class CurlTransfer: @unchecked Sendable {
-    let request: HTTPRequest
+    /// The request of the current hop: the caller's, then each redirect's next request
+    /// (``prepareRedirect(after:)``, on the loop thread, between two hops).
+    @exclusivity(unchecked) private(set) var request: HTTPRequest
     let callbackQueue: DispatchQueue
     /// Whether ``callbackQueue`` is a serial queue this library made
     /// (``HTTPClient/makeCallbackQueue(label:)``), whose completions the engine may batch.
@@ -26,8 +29,8 @@ final class CurlTransfer: @unchecked Sendable {
     let progressHandler: (@Sendable (TransferProgress) -> Void)?
     private let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
 
-    /// The URL facts worked out when the request was checked.
-    let target: TransferTarget
+    /// The URL facts of the current hop, worked out when its request was checked.
+    @exclusivity(unchecked) private(set) var target: TransferTarget
     /// The engine's counts for keeping the callback thread warm (see ``CallbackHandoff``).
     let handoff: CallbackHandoff
 
@@ -62,6 +65,16 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) private var downloadFD: Int32 = -1
     @exclusivity(unchecked) private var downloadStarted = false
     @exclusivity(unchecked) private var resumeOffset: Int64 = 0
+    /// The partial file's validator (its response's strong `ETag`, else `Last-Modified`), sent
+    /// as `If-Range` with the `Range` of a resumed download; `nil` when none was stored.
+    @exclusivity(unchecked) private var resumeValidator: String?
+    /// A failure decided by the transfer itself (too many redirects, a resumed range that does
+    /// not fit the partial file); ``result(for:)`` delivers it whatever libcurl's code says.
+    @exclusivity(unchecked) private var failure: NetworkError?
+    /// Redirects followed so far, and the total time and new connections of those hops.
+    @exclusivity(unchecked) private var redirectCount = 0
+    @exclusivity(unchecked) private var earlierHopsTime: TimeInterval = 0
+    @exclusivity(unchecked) private var earlierHopsConnections = 0
     @exclusivity(unchecked) private var isFinished = false
     /// The last progress sent per direction (bytes, uptime in ns); `nil` before the first.
     @exclusivity(unchecked) private var lastDownloadReport: (bytes: Int64, time: UInt64)?
@@ -133,12 +146,10 @@ final class CurlTransfer: @unchecked Sendable {
         let codes: [CURLcode] = [
             ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
             ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
-            ccurl_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
             // "" means every encoding this libcurl decodes: gzip, deflate, br, zstd. This turns
             // decoding on; the `Accept-Encoding` line itself comes from `CurlDefaultHeaders`.
             ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
             ccurl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1),
-            ccurl_easy_setopt_long(handle, CURLOPT_AUTOREFERER, 1),
             ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1),
             ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
             ccurl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS),
@@ -198,9 +209,9 @@ final class CurlTransfer: @unchecked Sendable {
         if progressHandler != nil { progressStart = DispatchTime.now().uptimeNanoseconds }
 
         try configureTimeouts()
-        try configureRedirects()
         try configureTLS()
         try configureMethodAndBody(handle: handle)
+        prepareResume()
         try configureHeaders(handle: handle, defaults: defaultHeaders)
         try configureDownload()
     }
@@ -215,14 +226,69 @@ final class CurlTransfer: @unchecked Sendable {
         try set(CURLOPT_LOW_SPEED_TIME, timeouts.idle > 0 ? Int(timeouts.idle.rounded(.up)) : 0)
     }
 
-    private func configureRedirects() throws(NetworkError) {
-        switch request.redirectPolicy {
-        case .follow(let maximum):
-            try set(CURLOPT_FOLLOWLOCATION, 1)
-            try set(CURLOPT_MAXREDIRS, max(0, maximum))
-        case .none:
-            try set(CURLOPT_FOLLOWLOCATION, 0)
+    // Redirects: libcurl's following (`CURLOPT_FOLLOWLOCATION`) is never turned on, since it
+    // kept a custom method and sent a stale body on every hop; the engine follows them itself,
+    // one hop at a time (see ``RedirectRule``). A handle comes from `curl_easy_reset` or
+    // libcurl's defaults, so it need not be turned off either.
+
+    /// When this hop ended in a redirect the request's policy follows, makes the transfer carry
+    /// the next hop (its request, target and a fresh response) and returns the host the
+    /// finished hop ran on; the engine then starts the transfer again on a new handle, with
+    /// the same completion, task and cancel flag. `nil` when the transfer is done: with the
+    /// response it has, or with a ``failure`` (too many redirects, a bad `Location`, a
+    /// scheme other than `http` and `https`).
+    ///
+    /// Costs nothing but a comparison for a response that is not a redirect.
+    func prepareRedirect(after code: CURLcode) -> TransferTarget.HostKey? {
+        guard code == CURLE_OK, RedirectRule.follows(head.statusCode), case .follow(let maximum) = request.redirectPolicy,
+              !isCancelRequested.load(ordering: .relaxed), let location = headerValue("Location") else { return nil }
+        guard redirectCount < maximum else {
+            failure = NetworkError(.tooManyRedirects, "more redirects than allowed (\(max(0, maximum)))",
+                                   response: partialResponse())
+            return nil
         }
+        var next: HTTPRequest
+        let nextTarget: TransferTarget
+        do {
+            next = try RedirectRule.nextRequest(after: head.statusCode, location: location, from: request)
+            nextTarget = try TransferTarget(url: next.url)
+        } catch {
+            failure = NetworkError(error.kind, error.message, response: partialResponse())
+            return nil
+        }
+        let hopTime = seconds(CURLINFO_TOTAL_TIME_T)
+        // The total timeout covers every hop: the next one gets what is left of it.
+        if next.timeouts.total > 0 {
+            next.timeouts.total -= hopTime
+            guard next.timeouts.total > 0 else {
+                failure = NetworkError(.timedOut, "the total timeout ran out while following redirects",
+                                       response: partialResponse())
+                return nil
+            }
+        }
+        let finishedHost = target.hostKey
+        earlierHopsTime += hopTime
+        earlierHopsConnections += longInfo(CURLINFO_NUM_CONNECTS)
+        redirectCount += 1
+        request = next
+        target = nextTarget
+        // The next hop's response starts from nothing; the body keeps its room.
+        head = CurlResponseHeadRecorder(capacity: CurlResponseHeadRecorder.typicalCapacity)
+        body.removeAll(keepingCapacity: true)
+        receivedBytes = 0
+        downloadStarted = false
+        resumeOffset = 0
+        resumeValidator = nil
+        return finishedHost
+    }
+
+    /// The value of the last response's first `name` field, as libcurl parsed it.
+    private func headerValue(_ name: String) -> String? {
+        guard let easy else { return nil }
+        var header: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(easy, name, 0, UInt32(CURLH_HEADER), -1, &header) == CURLHE_OK,
+              let value = header?.pointee.value else { return nil }
+        return String(cString: value)
     }
 
     private func configureTLS() throws(NetworkError) {
@@ -328,11 +394,18 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func configureHeaders(handle: UnsafeMutableRawPointer, defaults: CurlDefaultHeaders) throws(NetworkError) {
-        // The sample server and most servers answer `100 Continue`, but some never do and
-        // libcurl would wait a second for each upload; send the body straight away.
-        var sendsBodyWithoutExpect = false
-        if case .file = request.body, !request.headers.contains("Expect") { sendsBodyWithoutExpect = true }
-        guard !request.headers.isEmpty || sendsBodyWithoutExpect else {
+        // libcurl sends `Expect: 100-continue` with a file, a form and an in-memory body above
+        // 1 MiB, then waits up to a second for `100 Continue`, which some servers never send:
+        // the body goes straight away instead ("Expect:" removes the field). Smaller in-memory
+        // bodies never get one, so they keep the shared list (no list to build per request).
+        let sendsBodyWithoutExpect: Bool
+        switch request.body {
+        case .none: sendsBodyWithoutExpect = false
+        case .data(let data): sendsBodyWithoutExpect = data.count > CurlTransfer.expectThreshold
+        case .file, .multipart: sendsBodyWithoutExpect = true
+        }
+        let removesExpect = sendsBodyWithoutExpect && !request.headers.contains("Expect")
+        guard !request.headers.isEmpty || removesExpect || resumeOffset > 0 else {
             // The common case: the engine's shared list, with no list of our own to build.
             guard let shared = defaults.sharedList else { throw Self.headerListAllocationFailure }
             headerList = nil
@@ -351,26 +424,78 @@ final class CurlTransfer: @unchecked Sendable {
             // "Name;" is libcurl's syntax for a header with an empty value ("Name:" would remove it).
             try append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        if sendsBodyWithoutExpect { try append("Expect:") }
+        if removesExpect { try append("Expect:") }
+        if resumeOffset > 0 {
+            try append("Range: bytes=\(resumeOffset)-")
+            if let resumeValidator { try append("If-Range: \(resumeValidator)") }
+        }
         for field in defaults.fields where !request.headers.contains(field.name) { try append(field.line) }
         headerList = list
         // Always set: a reused handle must not keep the previous request's list.
         try check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
     }
 
+    /// The body size above which libcurl adds `Expect: 100-continue` to an in-memory body
+    /// (its `EXPECT_100_THRESHOLD`).
+    static let expectThreshold = 1024 * 1024
+
     private static let headerListAllocationFailure = NetworkError(.transport, "libcurl could not allocate the header list")
 
     private func configureDownload() throws(NetworkError) {
-        guard let download = request.download else { return }
+        guard request.download != nil else { return }
         // A larger receive buffer halves the callbacks for big files (see the benchmark).
         try set(CURLOPT_BUFFERSIZE, 512 * 1024)
-        if download.resumesPartialFile {
-            var status = stat()
-            if stat(download.destination.path, &status) == 0, status.st_size > 0 {
-                resumeOffset = Int64(status.st_size)
-                try set(CURLOPT_RESUME_FROM_LARGE, off: curl_off_t(resumeOffset))
-            }
-        }
+    }
+
+    /// For a resumed download with a partial file: its length (sent as `Range: bytes=N-`) and
+    /// its validator (sent as `If-Range`). The range is asked for in a header of our own, not
+    /// with `CURLOPT_RESUME_FROM_LARGE`: libcurl then failed a server that ignores ranges
+    /// (curl 33) instead of letting its 200 rewrite the file, and the answer is checked here
+    /// (``openDownloadFile(_:)``, ``result(for:)``).
+    private func prepareResume() {
+        guard let download = request.download, download.resumesPartialFile else { return }
+        var status = stat()
+        guard stat(download.destination.path, &status) == 0, status.st_size > 0 else { return }
+        resumeOffset = Int64(status.st_size)
+        resumeValidator = CurlTransfer.storedValidator(ofFileAt: download.destination.path)
+    }
+
+    /// The extended attribute that keeps a resumable download's validator on its file: it
+    /// goes where the file goes (a rename keeps it) and with it (no sidecar left behind).
+    static let validatorAttribute = "user.chain.validator"
+
+    /// The validator stored on the file, when it has one that is safe to send as a field value.
+    static func storedValidator(ofFileAt path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = getxattr(path, validatorAttribute, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        let bytes = buffer.prefix(count)
+        // Written by us, but it is outside input: printable ASCII only, so it cannot inject a line.
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The validator of the response being written: a strong `ETag` (a weak one may not be
+    /// sent in `If-Range`), else `Last-Modified`.
+    private func responseValidator() -> String? {
+        if let tag = headerValue("ETag"), !tag.hasPrefix("W/"), !tag.isEmpty { return tag }
+        return headerValue("Last-Modified").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The first byte position of a `Content-Range: bytes first-last/length` answer, or the
+    /// length of a `bytes */length` one (`nil` when absent or not of that form).
+    private func contentRange() -> (first: Int64?, length: Int64?)? {
+        guard let value = headerValue("Content-Range"), value.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = value.dropFirst(6).split(separator: "/", maxSplits: 1)
+        guard spec.count == 2 else { return nil }
+        let first = spec[0] == "*" ? nil : spec[0].split(separator: "-").first.flatMap { Int64($0) }
+        return (first, Int64(spec[1]))
+    }
+
+    /// Whether a resumed download's 416 says the partial file is already the whole
+    /// representation (`Content-Range: bytes */N` with N its length).
+    private var resumedFileIsComplete: Bool {
+        resumeOffset > 0 && head.statusCode == 416 && contentRange()?.length == resumeOffset
     }
 
     // MARK: libcurl callbacks (loop thread)
@@ -419,14 +544,35 @@ final class CurlTransfer: @unchecked Sendable {
         return bytes.count
     }
 
-    /// Opens the destination: appending when a resumed request got `206`, from scratch otherwise.
+    /// Opens the destination: appending when a resumed request got a `206` that starts where
+    /// the partial file ends, from scratch otherwise (a `200` rewrites the file). A `206` that
+    /// starts elsewhere is refused (``failure``), the partial file left as it was. A
+    /// resumable download's file keeps its response's validator for the next attempt.
     private func openDownloadFile(_ download: DownloadOptions) -> Bool {
         let appending = resumeOffset > 0 && head.statusCode == 206
+        if appending {
+            let first = contentRange()?.first ?? nil
+            guard first == resumeOffset else {
+                let start = first.map { "at byte \($0)" } ?? "without a byte range"
+                failure = NetworkError(.invalidResponse, "the server resumed \(download.destination.path) \(start), not at \(resumeOffset) where the partial file ends; the file was left as it was",
+                                       response: partialResponse())
+                return false
+            }
+        }
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC)
         downloadFD = open(download.destination.path, flags, 0o644)
         if downloadFD < 0 {
             fileError = "cannot open \(download.destination.path): \(String(cString: strerror(errno)))"
             return false
+        }
+        if download.resumesPartialFile {
+            // Best effort: on a file system without extended attributes the next attempt
+            // resumes without `If-Range`.
+            if let validator = responseValidator() {
+                _ = fsetxattr(downloadFD, CurlTransfer.validatorAttribute, validator, validator.utf8.count, 0)
+            } else if !appending {
+                _ = fremovexattr(downloadFD, CurlTransfer.validatorAttribute)
+            }
         }
         return true
     }
@@ -487,6 +633,7 @@ final class CurlTransfer: @unchecked Sendable {
                                          "the reply from \(request.url.host ?? request.url.absoluteString) is refused: \(violation.reason)",
                                          curlCode: Int(code.rawValue), curlMessage: errorMessage, response: partialResponse()))
         }
+        if let failure { return .failure(failure) }
         if exceededSizeLimit {
             let limit = request.download.map { $0.maximumSize ?? 0 } ?? request.maximumResponseSize
             return .failure(NetworkError(.responseTooLarge, "the response body exceeded the limit of \(limit) bytes",
@@ -501,12 +648,18 @@ final class CurlTransfer: @unchecked Sendable {
                                                  whileReceiving: true))
         }
         var response = partialResponse()
-        if let download = request.download, (200..<300).contains(head.statusCode) {
+        if let download = request.download, resumedFileIsComplete {
+            // Nothing is missing: the download succeeds with the file as it is (see
+            // ``DownloadOptions/resumesPartialFile``).
+            response.statusCode = 200
+            response.body = Data()
+            response.fileURL = download.destination
+        } else if let download = request.download, (200..<300).contains(head.statusCode) {
             if !downloadStarted {
                 // An empty body: the file must still exist (and be empty) afterwards.
                 downloadStarted = true
                 if !openDownloadFile(download) {
-                    return .failure(NetworkError(.fileIO, fileError ?? "cannot create \(download.destination.path)"))
+                    return .failure(failure ?? NetworkError(.fileIO, fileError ?? "cannot create \(download.destination.path)"))
                 }
             }
             response.fileURL = download.destination
@@ -528,28 +681,20 @@ final class CurlTransfer: @unchecked Sendable {
     private var errorMessage: String { String(cString: errorBuffer) }
 
     private func partialResponse() -> HTTPResponse {
-        var finalURL = request.url
-        let redirectCount = longInfo(CURLINFO_REDIRECT_COUNT)
-        // Only a redirect changes the URL; parsing the effective URL per request is measurable.
-        if let easy, redirectCount > 0 {
-            var pointer: UnsafePointer<CChar>?
-            if ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer,
-               let url = URL(string: String(cString: pointer)) {
-                finalURL = url
-            }
-        }
+        // The hops before this one (redirects the engine followed) count into `redirect`,
+        // `total` and `newConnections`; the phases are this hop's, as libcurl reported them.
         let timings = TransferTimings(
             nameLookup: seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: seconds(CURLINFO_CONNECT_TIME_T),
             tlsHandshake: seconds(CURLINFO_APPCONNECT_TIME_T), preTransfer: seconds(CURLINFO_PRETRANSFER_TIME_T),
-            firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T), redirect: seconds(CURLINFO_REDIRECT_TIME_T),
-            total: seconds(CURLINFO_TOTAL_TIME_T), newConnections: Int(longInfo(CURLINFO_NUM_CONNECTS)),
-            redirectCount: redirectCount)
+            firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T), redirect: earlierHopsTime,
+            total: earlierHopsTime + seconds(CURLINFO_TOTAL_TIME_T),
+            newConnections: earlierHopsConnections + longInfo(CURLINFO_NUM_CONNECTS), redirectCount: redirectCount)
         // The status line names the version (libcurl writes "HTTP/2 200" and "HTTP/3 200" for
         // those protocols); libcurl's own answer is asked for only when it does not.
         let version = head.httpVersion != .unknown ? head.httpVersion : reportedVersion()
         // The headers are parsed from the recorded lines in the completion's block
         // (`withHeaders`), on the callback thread.
-        return HTTPResponse(statusCode: head.statusCode, body: body, url: finalURL, httpVersion: version,
+        return HTTPResponse(statusCode: head.statusCode, body: body, url: request.url, httpVersion: version,
                             timings: timings)
     }
 

@@ -193,8 +193,16 @@ public struct Timeouts: Sendable, Hashable {
 
 /// What to do when the server answers with a redirect.
 public enum RedirectPolicy: Sendable, Hashable {
-    /// Follow at most `maximum` redirects to `http` or `https` URLs; one more fails with
-    /// ``NetworkError/Kind/tooManyRedirects``, another scheme with ``NetworkError/Kind/unsupportedScheme``.
+    /// Follow at most `maximum` redirects (301, 302, 303, 307, 308 with a `Location`) to `http`
+    /// or `https` URLs; one more fails with ``NetworkError/Kind/tooManyRedirects``, another
+    /// scheme with ``NetworkError/Kind/unsupportedScheme``.
+    ///
+    /// Each hop: after a 303 a `GET` (a `HEAD` stays `HEAD`) without the body; after a 301 or
+    /// 302 a `POST` becomes a `GET` without its body, other methods keep method and body; after
+    /// a 307 or 308 both are kept. A dropped body takes its `Content-*` fields along. A hop to
+    /// another scheme, host or port drops `Authorization`, `Cookie`, `Proxy-Authorization` and
+    /// the URL's user information for the rest of the chain. `Referer` is the previous URL
+    /// (without user information), except from `https` to `http`.
     case follow(maximum: Int)
     /// Deliver the 3xx response itself.
     case none
@@ -246,8 +254,20 @@ public struct DownloadOptions: Sendable, Hashable {
     /// The file the body is written to. Its directory must exist.
     public var destination: URL
     /// Whether an existing partial file is continued with a `Range` request. Default `false`
-    /// (the file is replaced). When the server ignores the range and answers 200, the file is
-    /// rewritten from the start.
+    /// (the file is replaced).
+    ///
+    /// The request carries `Range: bytes=N-` (N the file's length) and, when the file keeps the
+    /// validator of the response that wrote it, `If-Range` with it (its strong `ETag`, else its
+    /// `Last-Modified`; kept in the file's extended attribute `user.chain.validator`, written by
+    /// resumable downloads only; without one — a file system without user extended attributes
+    /// — the range is asked for without `If-Range`). The answer decides:
+    /// - `206` starting at byte N: appended.
+    /// - `200` (the server ignores ranges, or the resource changed and `If-Range` did not
+    ///   match): the file is rewritten from the start.
+    /// - `206` starting elsewhere: ``NetworkError/Kind/invalidResponse``, the file untouched.
+    /// - `416` with `Content-Range: bytes */N`: the file is already complete; the download
+    ///   succeeds (delivered as status 200) with the file as it is. Another `416` is delivered
+    ///   as it is and the file left alone (delete it to download again).
     public var resumesPartialFile: Bool
     /// The most bytes written before the transfer fails with ``NetworkError/Kind/responseTooLarge``.
     /// Default `nil` (no limit).

@@ -81,7 +81,8 @@ public enum HTTPVersion: String, Sendable, Hashable {
 
 /// Timings of a transfer as libcurl measures them, each in seconds from the start of the
 /// transfer (so they grow in this order). Zero where a phase did not happen (no TLS on
-/// `http`, no DNS for a reused connection).
+/// `http`, no DNS for a reused connection). After redirects, the phases are the final hop's;
+/// ``redirect``, ``total`` and ``newConnections`` count every hop.
 public struct TransferTimings: Sendable, Hashable {
     /// Name resolution done (`CURLINFO_NAMELOOKUP_TIME_T`).
     public var nameLookup: TimeInterval
@@ -93,11 +94,11 @@ public struct TransferTimings: Sendable, Hashable {
     public var preTransfer: TimeInterval
     /// First response byte received (`CURLINFO_STARTTRANSFER_TIME_T`).
     public var firstByte: TimeInterval
-    /// All redirect steps before the final one (`CURLINFO_REDIRECT_TIME_T`).
+    /// All redirect hops before the final one: the sum of their total times.
     public var redirect: TimeInterval
-    /// The whole transfer (`CURLINFO_TOTAL_TIME_T`).
+    /// The whole transfer, redirect hops included (`CURLINFO_TOTAL_TIME_T` of each hop, summed).
     public var total: TimeInterval
-    /// How many new connections the transfer opened (0 when it reused one).
+    /// How many new connections the transfer opened, over all its hops (0 when it reused one).
     public var newConnections: Int
     /// Redirects followed.
     public var redirectCount: Int
