@@ -177,6 +177,20 @@ struct RedirectHopTests {
         #expect(await client.result(request).failure?.kind == .timedOut)
     }
 
+    @Test("a followed redirect's body is dropped as it arrives, not held against the size limit")
+    func followedRedirectBodiesAreNotKept() async throws {
+        let peer = try await redirectScenarioPeer()
+        defer { peer.stop() }
+        var request = HTTPRequest(url: peer.url("/redirect-hop/big?status=302&size=200000&to=/redirect-echo/big"))
+        request.maximumResponseSize = 4096
+        let response = try await client.result(request).get()
+        #expect(response.statusCode == 200)
+        #expect(response.url.path == "/redirect-echo/big")
+        // Not followed, the same redirect's body is the response's, and over the limit.
+        request.redirectPolicy = .none
+        #expect(await client.result(request).failure?.kind == .responseTooLarge)
+    }
+
     @Test("a download follows the redirect and writes only the final body")
     func downloadsFollowRedirects() async throws {
         let peer = try await redirectScenarioPeer()

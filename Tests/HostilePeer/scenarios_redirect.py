@@ -17,14 +17,15 @@ def _hop(connection, request):
     """`/redirect-hop/...?status=303&to=<percent-encoded Location>`: that status, that Location.
 
     The Location is sent as the raw bytes `to` decodes to (spaces and UTF-8 included);
-    `delay=S` waits S seconds before answering.
+    `delay=S` waits S seconds before answering; `size=N` sends an N-byte body (default "moved").
     """
     time.sleep(float(request.query.get("delay", "0")))
     status = int(request.query.get("status", "302"))
     location = urllib.parse.unquote_to_bytes(request.query.get("to", "/redirect-echo/final"))
-    head = b"HTTP/1.1 %d Redirect\r\nLocation: %s\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nmoved" % (
-        status, location)
-    connection.send(head)
+    body = b"m" * int(request.query["size"]) if "size" in request.query else b"moved"
+    head = b"HTTP/1.1 %d Redirect\r\nLocation: %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % (
+        status, location, len(body))
+    connection.send(head + body)
     return KEEP
 
 

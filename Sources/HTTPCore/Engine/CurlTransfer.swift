@@ -60,6 +60,8 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) private var reservedBodyCapacity = 0
     @exclusivity(unchecked) private var receivedBytes: Int64 = 0
     @exclusivity(unchecked) private var exceededSizeLimit = false
+    /// Whether this hop's body is a followed redirect's, dropped as it arrives.
+    @exclusivity(unchecked) private var isDiscardingBody = false
     @exclusivity(unchecked) private var fileError: String?
     @exclusivity(unchecked) private var uploadFD: Int32 = -1
     @exclusivity(unchecked) private var downloadFD: Int32 = -1
@@ -276,6 +278,7 @@ final class CurlTransfer: @unchecked Sendable {
         head = CurlResponseHeadRecorder(capacity: CurlResponseHeadRecorder.typicalCapacity)
         body.removeAll(keepingCapacity: true)
         receivedBytes = 0
+        isDiscardingBody = false
         downloadStarted = false
         resumeOffset = 0
         resumeValidator = nil
@@ -501,6 +504,14 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: libcurl callbacks (loop thread)
 
     private func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // The body of a redirect the engine will follow belongs to no one (libcurl's own
+        // following skipped it too): it is neither kept nor counted against the limit.
+        if isDiscardingBody { return bytes.count }
+        if receivedBytes == 0, RedirectRule.follows(head.statusCode), case .follow = request.redirectPolicy,
+           headerValue("Location") != nil {
+            isDiscardingBody = true
+            return bytes.count
+        }
         let count = Int64(bytes.count)
         // Only a 2xx body goes to the download's file, under its own limit (nil: none).
         let download = (200..<300).contains(head.statusCode) ? request.download : nil
