@@ -101,12 +101,14 @@ static int ccurl_local_port(curl_socket_t socket) {
     return -1;
 }
 
-int ccurl_remember_connection_socket(curl_socket_t socket, int local_port, int remote_port) {
-    if (socket < 0 || local_port <= 0 || local_port > 65535 || remote_port < 0 || remote_port > 65535) return 0;
-    if (ccurl_local_port(socket) != local_port) return 0;
-    unsigned long long entry = ((unsigned long long)socket + 1) << 16 | (unsigned long long)remote_port;
+int ccurl_remember_connection_socket(curl_socket_t first, curl_socket_t second, int local_port, int remote_port) {
+    if (local_port <= 0 || local_port > 65535 || remote_port < 0 || remote_port > 65535) return 0;
+    curl_socket_t socket = first >= 0 && ccurl_local_port(first) == local_port ? first
+        : second >= 0 && ccurl_local_port(second) == local_port ? second : CURL_SOCKET_BAD;
+    unsigned long long entry = socket == CURL_SOCKET_BAD
+        ? 0 : ((unsigned long long)socket + 1) << 16 | (unsigned long long)remote_port;
     atomic_store(&ccurl_connection_sockets[local_port], entry);
-    return 1;
+    return entry != 0;
 }
 
 curl_socket_t ccurl_connection_socket(int local_port, int remote_port) {

@@ -542,9 +542,7 @@ final class CurlTransfer: @unchecked Sendable {
         connectsBeforeSend = connects
         if !isReusedConnection {
             // The new connection's socket, for when the connection is reused.
-            if ccurl_remember_connection_socket(openedSockets.last, localPort, remotePort) == 0 {
-                _ = ccurl_remember_connection_socket(openedSockets.first, localPort, remotePort)
-            }
+            _ = ccurl_remember_connection_socket(openedSockets.last, openedSockets.first, localPort, remotePort)
         }
         if sends > 0 {
             let hop = longInfo(CURLINFO_REDIRECT_COUNT)
