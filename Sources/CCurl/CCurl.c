@@ -1,5 +1,11 @@
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <netinet/in.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
 
 #include "CCurl.h"
 
@@ -26,6 +32,13 @@ CURLcode ccurl_easy_setopt_data_callback(CURL *handle, CURLoption option, ccurl_
 }
 CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, ccurl_xferinfo_callback value) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+CURLcode ccurl_easy_setopt_prereq_callback(CURL *handle, ccurl_prereq_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
+}
+
+CURLcode ccurl_easy_setopt_sockopt_callback(CURL *handle, ccurl_sockopt_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, value);
 }
 
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
@@ -74,4 +87,67 @@ int ccurl_usable_processor_count(void) {
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
     return CPU_COUNT(&set);
+}
+
+// Entry: 0 when empty, else (socket + 1) << 16 | remote port.
+static _Atomic unsigned long long ccurl_connection_sockets[65536];
+
+static int ccurl_local_port(curl_socket_t socket) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof(address);
+    if (getsockname(socket, (struct sockaddr *)&address, &length) != 0) return -1;
+    if (address.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&address)->sin_port);
+    if (address.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&address)->sin6_port);
+    return -1;
+}
+
+int ccurl_remember_connection_socket(curl_socket_t first, curl_socket_t second, int local_port, int remote_port) {
+    if (local_port <= 0 || local_port > 65535 || remote_port < 0 || remote_port > 65535) return 0;
+    curl_socket_t socket = first >= 0 && ccurl_local_port(first) == local_port ? first
+        : second >= 0 && ccurl_local_port(second) == local_port ? second : CURL_SOCKET_BAD;
+    unsigned long long entry = socket == CURL_SOCKET_BAD
+        ? 0 : ((unsigned long long)socket + 1) << 16 | (unsigned long long)remote_port;
+    atomic_store(&ccurl_connection_sockets[local_port], entry);
+    return entry != 0;
+}
+
+curl_socket_t ccurl_connection_socket(int local_port, int remote_port) {
+    if (local_port <= 0 || local_port > 65535) return -1;
+    unsigned long long entry = atomic_load(&ccurl_connection_sockets[local_port]);
+    if (entry == 0 || (int)(entry & 0xFFFF) != remote_port) return -1;
+    return (curl_socket_t)((entry >> 16) - 1);
+}
+
+int ccurl_socket_has_unread_bytes(curl_socket_t socket) {
+    if (socket < 0) return -1;
+    char byte;
+    ssize_t count;
+    do {
+        count = recv(socket, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    } while (count < 0 && errno == EINTR);
+    if (count > 0) return 1;
+    if (count == 0 || errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+    return -1;
+}
+
+// OpenSSL's ALPN query, looked up once in the libssl libcurl already loaded: linking libssl
+// ourselves would tie this package to its headers and soname for one read-only call.
+typedef void (*ccurl_alpn_selected_function)(const void *ssl, const unsigned char **data, unsigned int *length);
+static ccurl_alpn_selected_function ccurl_alpn_selected = NULL;
+static pthread_once_t ccurl_alpn_once = PTHREAD_ONCE_INIT;
+
+static void ccurl_find_alpn_selected(void) {
+    ccurl_alpn_selected = (ccurl_alpn_selected_function)dlsym(RTLD_DEFAULT, "SSL_get0_alpn_selected");
+}
+
+int ccurl_connection_alpn_is_h2(CURL *handle) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL) return -1;
+    if (info->backend != CURLSSLBACKEND_OPENSSL || info->internals == NULL) return -1;
+    pthread_once(&ccurl_alpn_once, ccurl_find_alpn_selected);
+    if (ccurl_alpn_selected == NULL) return -1;
+    const unsigned char *protocol = NULL;
+    unsigned int length = 0;
+    ccurl_alpn_selected(info->internals, &protocol, &length);
+    return protocol != NULL && length == 2 && protocol[0] == 'h' && protocol[1] == '2' ? 1 : 0;
 }

@@ -11,6 +11,9 @@
 typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t nitems, void *userdata);
 typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
                                        curl_off_t ultotal, curl_off_t ulnow);
+typedef int (*ccurl_sockopt_callback)(void *userdata, curl_socket_t socket, curlsocktype purpose);
+typedef int (*ccurl_prereq_callback)(void *userdata, char *conn_primary_ip, char *conn_local_ip,
+                                     int conn_primary_port, int conn_local_port);
 
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
@@ -20,6 +23,8 @@ CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_sl
 CURLcode ccurl_easy_setopt_mime(CURL *handle, CURLoption option, curl_mime *value);
 CURLcode ccurl_easy_setopt_data_callback(CURL *handle, CURLoption option, ccurl_data_callback value);
 CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, ccurl_xferinfo_callback value);
+CURLcode ccurl_easy_setopt_prereq_callback(CURL *handle, ccurl_prereq_callback value);
+CURLcode ccurl_easy_setopt_sockopt_callback(CURL *handle, ccurl_sockopt_callback value);
 
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
@@ -32,6 +37,27 @@ CURLcode ccurl_easy_setopt_share(CURL *handle, CURLSH *share);
 
 /// The easy handle and result of a CURLMSG_DONE message (the union is awkward from Swift).
 int ccurl_multi_message_done(CURLMsg *message, CURL **handle, CURLcode *result);
+
+/// The socket of each connection libcurl made, by its local and remote port. The pre-request
+/// callback learns only a connection's addresses and ports: CURLINFO_ACTIVESOCKET names the
+/// handle's previous connection until the transfer ends. Process-wide (a descriptor number is
+/// unique in the process), with atomic entries, so every engine's loop thread may use it.
+///
+/// Remembers whichever of `first` and `second` (the sockets the transfer opened) has the local
+/// port `local_port` for that connection; forgets the port's entry when neither has (a stale one
+/// must not name another connection's socket). Returns whether one was remembered.
+int ccurl_remember_connection_socket(curl_socket_t first, curl_socket_t second, int local_port, int remote_port);
+/// The socket remembered for the connection with these ports, or -1.
+curl_socket_t ccurl_connection_socket(int local_port, int remote_port);
+
+/// Whether `socket` has bytes waiting: 1 when a non-blocking MSG_PEEK finds at least one, 0 when
+/// it finds none (or end-of-file, which libcurl handles itself), -1 when it cannot be read.
+int ccurl_socket_has_unread_bytes(curl_socket_t socket);
+
+/// Whether the transfer's connection negotiated HTTP/2 by ALPN: 1 for "h2", 0 for a TLS
+/// connection that chose anything else (or nothing), -1 when that cannot be known (no TLS on
+/// the connection, a TLS backend other than OpenSSL, or OpenSSL's ALPN query not found).
+int ccurl_connection_alpn_is_h2(CURL *handle);
 
 /// The running libcurl's version, e.g. "7.88.1" (CURLVERSION_NOW is a macro Swift cannot see).
 const char *ccurl_version_string(void);

@@ -187,6 +187,7 @@ public final class HTTPClient: Sendable {
         guard urlLength <= 8_000_000 else {
             throw NetworkError(.invalidRequest, "the URL is \(urlLength) bytes long; libcurl accepts at most 8,000,000 (send large parameters in the body)")
         }
+        try request.timeouts.validate()
         guard request.method.isValidToken else {
             throw NetworkError(.invalidRequest, "\"\(request.method.rawValue)\" is not a valid HTTP method")
         }

@@ -58,7 +58,9 @@ final class CurlEngine: @unchecked Sendable {
     private let concurrentRequestsPerHost: Int
     @exclusivity(unchecked) private var runningPerHost: [TransferTarget.HostKey: Int] = [:]
     /// Transfers held back by the per-host cap, highest priority first, then in arrival order.
-    @exclusivity(unchecked) private var waitingPerHost: [TransferTarget.HostKey: [CurlTransfer]] = [:]
+    /// A cancelled one stays in its queue, already completed, until its turn comes (`didEnd`
+    /// skips it): finding it to remove it would cost a search of the queue per cancel.
+    @exclusivity(unchecked) private var waitingPerHost: [TransferTarget.HostKey: WaitingQueue<CurlTransfer>] = [:]
     /// Finished easy handles, each already carrying the baseline options (see `applyBaseline`).
     @exclusivity(unchecked) private var easyPool: [UnsafeMutableRawPointer] = []
     /// The `User-Agent` and `Accept-Encoding` lines, shared by every transfer's handle; it
@@ -180,10 +182,8 @@ final class CurlEngine: @unchecked Sendable {
         }
         let host = transfer.hostKey
         if concurrentRequestsPerHost > 0, runningPerHost[host, default: 0] >= concurrentRequestsPerHost {
-            var waiting = waitingPerHost[host, default: []]
-            let index = waiting.firstIndex { $0.request.priority < transfer.request.priority } ?? waiting.endIndex
-            waiting.insert(transfer, at: index)
-            waitingPerHost[host] = waiting
+            // In place: the dictionary's storage is modified, not copied out and back.
+            waitingPerHost[host, default: WaitingQueue()].append(transfer, priority: transfer.request.priority)
             return
         }
         launch(transfer)
@@ -216,20 +216,18 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func stop(_ transfer: CurlTransfer) {
-        let host = transfer.hostKey
-        if let index = waitingPerHost[host]?.firstIndex(where: { $0 === transfer }) {
-            waitingPerHost[host]?.remove(at: index)
-            transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
+        let cancelled = NetworkError(.cancelled, "the request was cancelled")
+        guard let handle = transfer.easy else {
+            // Waiting behind the per-host cap: completed now, skipped when its turn comes. Not
+            // started yet: `start` sees the flag. Already finished: `complete` ignores this.
+            transfer.complete(with: .failure(cancelled))
             return
         }
-        guard let handle = transfer.easy else {
-            return  // not started yet (start() sees the flag) or already finished
-        }
         removeFromMulti(handle)
-        transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
-        recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty,
+        transfer.complete(with: .failure(cancelled))
+        recycle(transfer.cleanUp(), isDirty: transfer.needsHandleReset,
                     keepsLargeBuffer: transfer.request.download != nil)
-        didEnd(onHost: host)
+        didEnd(onHost: transfer.hostKey)
     }
 
     /// Takes a running transfer's handle out of the multi handle and off the count.
@@ -246,10 +244,12 @@ final class CurlEngine: @unchecked Sendable {
             if running > 0 { runningPerHost.values[index] = running } else { runningPerHost.remove(at: index) }
         }
         guard !waitingPerHost.isEmpty else { return }
-        while runningPerHost[host, default: 0] < concurrentRequestsPerHost,
-              var waiting = waitingPerHost[host], !waiting.isEmpty {
-            let next = waiting.removeFirst()
-            waitingPerHost[host] = waiting.isEmpty ? nil : waiting
+        while runningPerHost[host, default: 0] < concurrentRequestsPerHost, let index = waitingPerHost.index(forKey: host) {
+            guard let next = waitingPerHost.values[index].popFirst() else {
+                waitingPerHost.remove(at: index)
+                break
+            }
+            if waitingPerHost.values[index].isEmpty { waitingPerHost.remove(at: index) }
             if next.isCancelRequested.load(ordering: .relaxed) {
                 next.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
             } else {
@@ -285,6 +285,7 @@ final class CurlEngine: @unchecked Sendable {
             guard ccurl_easy_getinfo_pointer(handle, CURLINFO_PRIVATE, &privatePointer) == CURLE_OK,
                   let privatePointer else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
+            if transfer.restartsOnFreshConnection, restart(transfer, handle: handle) { continue }
             if let finishedHost = transfer.prepareRedirect(after: code) {
                 // The transfer now carries the redirect's next hop: it starts again on a clean
                 // handle (and behind the per-host cap of its new host), same completion and task.
@@ -301,13 +302,23 @@ final class CurlEngine: @unchecked Sendable {
             } else {
                 transfer.complete(with: result)
             }
-            recycle(transfer.cleanUp(), isDirty: transfer.leavesHandleDirty,
+            recycle(transfer.cleanUp(), isDirty: transfer.needsHandleReset,
                     keepsLargeBuffer: transfer.request.download != nil)
             didEnd(onHost: transfer.hostKey)
             finished += 1
         }
         batch.flush()
         return finished
+    }
+
+    /// Starts a transfer again on a fresh connection after its reused one turned out to hold
+    /// unrequested bytes (libcurl closed that one; nothing of the request was sent). The handle
+    /// stays counted in `activeCount` and on its host. Returns `false` when it cannot be
+    /// started again: the caller then finishes it with its error, as usual.
+    private func restart(_ transfer: CurlTransfer, handle: UnsafeMutableRawPointer) -> Bool {
+        curl_multi_remove_handle(multi, handle)
+        guard transfer.restartOnFreshConnection() else { return false }
+        return curl_multi_add_handle(multi, handle) == CURLM_OK
     }
 
     /// Completion blocks of one loop pass bound for one serial queue, queued as one block.

@@ -31,9 +31,8 @@ enum CurlError {
         case CURLE_COULDNT_CONNECT:
             (.cannotConnect, "cannot connect to \(host)")
         case CURLE_OPERATION_TIMEDOUT:
-            (.timedOut, description.contains("too slow")
-                ? "no data from \(host) within the idle timeout of \(Int(request.timeouts.idle.rounded(.up))) s"
-                : "the request to \(host) timed out")
+            // The connect and total timeouts; the idle timeout is the engine's own (`idleTimeout`).
+            (.timedOut, "the request to \(host) timed out")
         case CURLE_ABORTED_BY_CALLBACK:
             (.cancelled, "the request was cancelled")
         case CURLE_TOO_MANY_REDIRECTS:
@@ -70,5 +69,36 @@ enum CurlError {
             (.transport, "the transfer to \(host) failed")
         }
         return NetworkError(kind, text, curlCode: Int(code.rawValue), curlMessage: description, response: response)
+    }
+
+    /// The engine's idle timeout: no byte moved for ``Timeouts/idle`` seconds. Carries libcurl's
+    /// timeout code (28), as the low-speed check it replaces did.
+    static func idleTimeout(request: HTTPRequest, response: HTTPResponse?) -> NetworkError {
+        let host = request.url.host ?? request.url.absoluteString
+        return NetworkError(.timedOut,
+                            "no data from \(host) within the idle timeout of \(Timeouts.describe(request.timeouts.idle))",
+                            curlCode: Int(CURLE_OPERATION_TIMEDOUT.rawValue), response: response)
+    }
+
+    /// libcurl was about to send a request again after its reused connection died, and the
+    /// request may not be repeated (see `CurlTransfer.willSendRequest`).
+    static func resendRefused(request: HTTPRequest) -> NetworkError {
+        let host = request.url.host ?? request.url.absoluteString
+        let method = request.method.rawValue
+        let reason = request.method.isIdempotent || request.headers.contains("Idempotency-Key")
+            ? "it was sent twice already"
+            : "\(method) is not idempotent; send an Idempotency-Key header or let a retry policy decide"
+        return NetworkError(.connectionLost,
+                            "the connection to \(host) was lost after the \(method) request was sent: it may have reached the server, and it was not sent again (\(reason))",
+                            curlCode: Int(CURLE_SEND_ERROR.rawValue))
+    }
+
+    /// A reused connection had bytes waiting that no request asked for, past the point where
+    /// the transfer can start over without repeating a request (a redirect's hop, a re-send).
+    static func staleConnection(request: HTTPRequest) -> NetworkError {
+        let host = request.url.host ?? request.url.absoluteString
+        return NetworkError(.connectionLost,
+                            "a reused connection to \(host) had unrequested bytes waiting (a response nobody asked for); it was closed before the request was sent",
+                            curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue))
     }
 }

@@ -93,6 +93,30 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) private var outcome: Result<HTTPResponse, NetworkError>?
     @exclusivity(unchecked) private var retainedSelf: Unmanaged<CurlTransfer>?
 
+    // The connection and the idle clock (see `willSendRequest` and `hasBeenIdle`).
+
+    /// Requests libcurl was about to send for this transfer (redirects and re-sends included),
+    /// and how many of them repeated the previous one: libcurl re-sends a request whose reused
+    /// connection died before an answer.
+    @exclusivity(unchecked) private var sends = 0
+    @exclusivity(unchecked) private var resends = 0
+    /// The redirect count and libcurl's count of connections made at the last send.
+    @exclusivity(unchecked) private var hopOfLastSend = 0
+    @exclusivity(unchecked) private var connectsBeforeSend = 0
+    /// The last two sockets libcurl opened for this transfer (two while happy eyeballs race).
+    @exclusivity(unchecked) private var openedSockets: (first: curl_socket_t, last: curl_socket_t) = (-1, -1)
+    /// Why the pre-request callback stopped the transfer, if it did.
+    @exclusivity(unchecked) private var refusedResend = false
+    @exclusivity(unchecked) private var foundStaleConnection = false
+    /// Whether the transfer was started again on a fresh connection (`restartOnFreshConnection`).
+    @exclusivity(unchecked) private var hasRestarted = false
+    /// The idle timeout in nanoseconds (0: none), when the last byte moved (0: the request is
+    /// not sent yet), and the counts seen then.
+    @exclusivity(unchecked) private var idleLimit: UInt64 = 0
+    @exclusivity(unchecked) private var idleSince: UInt64 = 0
+    @exclusivity(unchecked) private var idleCounts: (download: Int64, upload: Int64, head: Int) = (-1, -1, -1)
+    @exclusivity(unchecked) private var isIdleTimedOut = false
+
     /// Room for a small body (a JSON envelope, an error, an acknowledgement), given to `body`
     /// when the transfer is made.
     ///
@@ -137,6 +161,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// Worked out in `init`, on the caller's thread: comparing the TLS settings is ~500
     /// instructions the loop thread need not spend.
     let leavesHandleDirty: Bool
+
+    /// Whether the handle must be reset before the next transfer: it carries options the next
+    /// one would inherit (``leavesHandleDirty``), a fresh-connection restart, or libcurl's count
+    /// of re-sends, which only `curl_easy_reset` clears — carried over, it made every sixth
+    /// request on a handle fail ("Connection died, tried 5 times before giving up").
+    var needsHandleReset: Bool { leavesHandleDirty || resends > 0 || hasRestarted }
 
     /// Sets the options that are the same for every transfer of a client, once per handle
     /// (after creation or `curl_easy_reset`): libcurl copies strings on every setopt, and
@@ -186,6 +216,19 @@ final class CurlTransfer: @unchecked Sendable {
                     $0.didProgress(dlTotal: dlTotal, dlNow: dlNow, ulTotal: ulTotal, ulNow: ulNow)
                 }
             },
+            ccurl_easy_setopt_prereq_callback(handle) { userdata, _, _, remotePort, localPort in
+                guard let userdata else { return Int32(CURL_PREREQFUNC_OK) }
+                return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+                    $0.willSendRequest(localPort: localPort, remotePort: remotePort)
+                }
+            },
+            // Called once per new socket (not per request): the pre-request callback needs it.
+            ccurl_easy_setopt_sockopt_callback(handle) { userdata, socket, _ in
+                if let userdata {
+                    Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.openedSockets = ($0.openedSockets.last, socket) }
+                }
+                return CURL_SOCKOPT_OK
+            },
         ]
         return codes.first { $0 != CURLE_OK } ?? CURLE_OK
     }
@@ -207,7 +250,11 @@ final class CurlTransfer: @unchecked Sendable {
         try set(CURLOPT_WRITEDATA, pointer: me)
         try set(CURLOPT_HEADERDATA, pointer: me)
         try set(CURLOPT_XFERINFODATA, pointer: me)
-        try set(CURLOPT_NOPROGRESS, progressHandler == nil ? 1 : 0)
+        try set(CURLOPT_PREREQDATA, pointer: me)
+        try set(CURLOPT_SOCKOPTDATA, pointer: me)
+        idleLimit = Timeouts.nanoseconds(request.timeouts.idle)
+        // The progress callback also keeps the idle clock (see `hasBeenIdle`).
+        try set(CURLOPT_NOPROGRESS, progressHandler == nil && idleLimit == 0 ? 1 : 0)
         if progressHandler != nil { progressStart = DispatchTime.now().uptimeNanoseconds }
 
         try configureTimeouts()
@@ -221,11 +268,10 @@ final class CurlTransfer: @unchecked Sendable {
     private func configureTimeouts() throws(NetworkError) {
         let timeouts = request.timeouts
         // Always set, 0 included: a reused handle must not keep the previous request's values.
-        try set(CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect > 0 ? milliseconds(timeouts.connect) : 0)
-        try set(CURLOPT_TIMEOUT_MS, timeouts.total > 0 ? milliseconds(timeouts.total) : 0)
-        // "Fewer than 1 byte per second for `idle` seconds" is libcurl's idle timeout.
-        try set(CURLOPT_LOW_SPEED_LIMIT, timeouts.idle > 0 ? 1 : 0)
-        try set(CURLOPT_LOW_SPEED_TIME, timeouts.idle > 0 ? Int(timeouts.idle.rounded(.up)) : 0)
+        // The idle timeout is ours (`hasBeenIdle`): libcurl's low-speed check averages the
+        // speed over the window, so a stream of one byte every 1.5 s failed an idle limit of 3 s.
+        try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(timeouts.connect))
+        try set(CURLOPT_TIMEOUT_MS, milliseconds(timeouts.total))
     }
 
     // Redirects: libcurl's following (`CURLOPT_FOLLOWLOCATION`) is never turned on, since it
@@ -279,6 +325,9 @@ final class CurlTransfer: @unchecked Sendable {
         body.removeAll(keepingCapacity: true)
         receivedBytes = 0
         isDiscardingBody = false
+        // A hop is a new perform: its first send is no re-send, and its connection is its own.
+        startSendCountsOver()
+        hasRestarted = false
         downloadStarted = false
         resumeOffset = 0
         resumeValidator = nil
@@ -600,10 +649,18 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func didProgress(dlTotal: curl_off_t, dlNow: curl_off_t, ulTotal: curl_off_t, ulNow: curl_off_t) -> Int32 {
         if isCancelRequested.load(ordering: .relaxed) { return 1 }  // abort now; finish() reports the cancel
-        // libcurl calls this on every pass of its loop; read the clock only when a count grew.
+        // libcurl calls this on every pass of its loop (at least once a second, the loop's
+        // longest wait with transfers in flight); read the clock only for the idle timeout or
+        // when a count grew.
         let download = Int64(dlNow), upload = Int64(ulNow)
-        guard download > (lastDownloadReport?.bytes ?? 0) || upload > (lastUploadReport?.bytes ?? 0) else { return 0 }
+        let grew = download > (lastDownloadReport?.bytes ?? 0) || upload > (lastUploadReport?.bytes ?? 0)
+        guard idleSince > 0 || (grew && progressHandler != nil) else { return 0 }
         let now = DispatchTime.now().uptimeNanoseconds
+        if idleSince > 0, hasBeenIdle(download: download, upload: upload, at: now) {
+            isIdleTimedOut = true
+            return 1  // libcurl closes the connection; `result(for:)` reports the idle timeout
+        }
+        guard grew, progressHandler != nil else { return 0 }
         if let progress = report(.download, now: download, total: Int64(dlTotal), at: now, force: false) {
             send(progress)
         }
@@ -611,6 +668,106 @@ final class CurlTransfer: @unchecked Sendable {
             send(progress)
         }
         return 0
+    }
+
+    /// Whether no byte moved for longer than the idle timeout: the clock starts when a request is
+    /// about to be sent (`willSendRequest`), and any byte of a response head, a body or an
+    /// upload restarts it. The head's bytes are asked for only until the body starts: then the
+    /// body's count moves instead, and a `getinfo` per pass is saved.
+    private func hasBeenIdle(download: Int64, upload: Int64, at now: UInt64) -> Bool {
+        let head = download == 0 ? longInfo(CURLINFO_HEADER_SIZE) : idleCounts.head
+        guard download == idleCounts.download, upload == idleCounts.upload, head == idleCounts.head else {
+            idleCounts = (download, upload, head)
+            idleSince = now
+            return false
+        }
+        return now &- idleSince > idleLimit
+    }
+
+    /// libcurl's pre-request callback: the connection is chosen (or made) and nothing of the
+    /// request is sent yet. Returns `CURL_PREREQFUNC_ABORT` to stop the transfer, which makes
+    /// libcurl close an HTTP/1 connection (`multi_done` treats an abort by callback as
+    /// premature) before a byte of the request reached it.
+    ///
+    /// - A second send for the same redirect hop is libcurl re-sending a request whose reused
+    ///   connection died: allowed once for an idempotent method or a request with an
+    ///   `Idempotency-Key` (RFC 9110 §9.2.2), never otherwise — it may have reached the server.
+    /// - A reused HTTP/1 connection with bytes waiting has a response nobody asked for on it
+    ///   (a smuggled one would answer this request): the transfer stops, and the engine starts
+    ///   it again on a fresh connection (`restartOnFreshConnection`).
+    private func willSendRequest(localPort: Int32, remotePort: Int32) -> Int32 {
+        let proceed = Int32(CURL_PREREQFUNC_OK), abort = Int32(CURL_PREREQFUNC_ABORT)
+        guard let easy, !isCancelRequested.load(ordering: .relaxed) else { return abort }
+        foundStaleConnection = false  // a restarted transfer's earlier finding
+        let connects = longInfo(CURLINFO_NUM_CONNECTS)
+        let isReusedConnection = connects == connectsBeforeSend
+        connectsBeforeSend = connects
+        if !isReusedConnection {
+            // The new connection's socket, for when the connection is reused.
+            _ = ccurl_remember_connection_socket(openedSockets.last, openedSockets.first, localPort, remotePort)
+        }
+        if sends > 0 {
+            let hop = longInfo(CURLINFO_REDIRECT_COUNT)
+            if hop == hopOfLastSend {
+                resends += 1
+                if resends > 1 || !(request.method.isIdempotent || request.headers.contains("Idempotency-Key")) {
+                    refusedResend = true
+                    return abort
+                }
+            }
+            hopOfLastSend = hop
+        }
+        sends += 1
+        if isReusedConnection, isHTTP1Connection(easy),
+           ccurl_socket_has_unread_bytes(ccurl_connection_socket(localPort, remotePort)) == 1 {
+            foundStaleConnection = true
+            return abort
+        }
+        if idleLimit > 0 {
+            idleSince = DispatchTime.now().uptimeNanoseconds
+            idleCounts = (-1, -1, -1)  // the first progress call records the counts it sees
+        }
+        return proceed
+    }
+
+    /// Whether the connection speaks HTTP/1, where a byte nobody asked for is never legitimate.
+    /// An HTTP/2 connection may hold other streams' frames, PINGs and SETTINGS at any time, so it
+    /// is never checked: with prior knowledge, or when ALPN chose `h2` — and, on TLS, when ALPN
+    /// cannot be read (another TLS backend), since closing busy HTTP/2 connections would be worse.
+    /// A plain `http` request of ``HTTPVersionPreference/automatic`` speaks HTTP/1.1.
+    private func isHTTP1Connection(_ easy: UnsafeMutableRawPointer) -> Bool {
+        switch request.httpVersion {
+        case .http2PriorKnowledge: false
+        case .http1_1: true
+        case .automatic: !target.isHTTPS || ccurl_connection_alpn_is_h2(easy) == 0
+        }
+    }
+
+    /// Whether the transfer stopped on a stale reused connection before anything was sent, so
+    /// the engine may start it again (once); the handle's last result is then meaningless.
+    var restartsOnFreshConnection: Bool {
+        foundStaleConnection && !hasRestarted && sends == 1 && hopOfLastSend == 0 && !isCancelRequested.load(ordering: .relaxed)
+    }
+
+    /// Prepares the transfer to be added again on a fresh connection (the stale one is closed
+    /// already). Nothing was received, so only the counts of the pre-request callback start over.
+    /// - Returns: `false` when libcurl refuses the option; the transfer then fails.
+    func restartOnFreshConnection() -> Bool {
+        guard let easy, ccurl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1) == CURLE_OK else { return false }
+        hasRestarted = true
+        startSendCountsOver()
+        return true
+    }
+
+    /// Forgets the pre-request callback's counts, for a new perform of this transfer (a fresh
+    /// connection, or a redirect's next hop): libcurl's own counts start over with it.
+    private func startSendCountsOver() {
+        sends = 0
+        resends = 0
+        hopOfLastSend = 0
+        connectsBeforeSend = 0
+        openedSockets = (-1, -1)
+        idleSince = 0
     }
 
     /// The report to send when the count grew and 50 ms have passed since the last one — or
@@ -645,6 +802,15 @@ final class CurlTransfer: @unchecked Sendable {
                                          curlCode: Int(code.rawValue), curlMessage: errorMessage, response: partialResponse()))
         }
         if let failure { return .failure(failure) }
+        if isIdleTimedOut {
+            return .failure(CurlError.idleTimeout(request: request, response: head.statusCode > 0 ? partialResponse() : nil))
+        }
+        if refusedResend {
+            return .failure(CurlError.resendRefused(request: request))
+        }
+        if foundStaleConnection {
+            return .failure(CurlError.staleConnection(request: request))
+        }
         if exceededSizeLimit {
             let limit = request.download.map { $0.maximumSize ?? 0 } ?? request.maximumResponseSize
             return .failure(NetworkError(.responseTooLarge, "the response body exceeded the limit of \(limit) bytes",
@@ -839,7 +1005,9 @@ final class CurlTransfer: @unchecked Sendable {
         TimeInterval(self.info(info)) / 1_000_000
     }
 
+    /// A libcurl time limit in milliseconds: 0 (none) for 0, a non-finite value or one too
+    /// large for libcurl (NaN and negative values are refused earlier, by ``Timeouts/validate()``).
     private func milliseconds(_ seconds: TimeInterval) -> Int {
-        Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
+        Timeouts.milliseconds(seconds)
     }
 }

@@ -171,13 +171,18 @@ public enum RequestPriority: Int, Sendable, Hashable, Comparable {
     public static func < (lhs: RequestPriority, rhs: RequestPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// The three timeouts of a transfer, in seconds. `0` disables one.
+/// The three timeouts of a transfer, in seconds. `0`, `.infinity` and any value too large for
+/// libcurl (over 24 days) disable one; a negative value or NaN fails the request with
+/// ``NetworkError/Kind/invalidRequest`` before anything is sent.
 public struct Timeouts: Sendable, Hashable {
     /// Seconds to establish the TCP connection and TLS handshake. Default 30.
     public var connect: TimeInterval
-    /// Seconds without receiving or sending a single byte before giving up — the counterpart
-    /// of `URLSessionConfiguration.timeoutIntervalForRequest`. Default 60. libcurl measures it
-    /// in whole seconds, so values are rounded up.
+    /// Seconds without receiving or sending a single byte (of a response head, a body or an
+    /// upload), counted from when the request is about to be sent, before the request fails
+    /// with ``NetworkError/Kind/timedOut`` — the counterpart of
+    /// `URLSessionConfiguration.timeoutIntervalForRequest`. A stream that sends a byte now and
+    /// then never times out, however slow. Default 60. Checked about once a second, so the
+    /// failure may come up to a second late.
     public var idle: TimeInterval
     /// Seconds for the whole exchange, redirects included. Default 0 (no limit), like
     /// OkHttp's call timeout; set it for calls that must finish by a deadline.
@@ -188,6 +193,39 @@ public struct Timeouts: Sendable, Hashable {
         self.connect = connect
         self.idle = idle
         self.total = total
+    }
+
+    /// The longest limit libcurl takes, in milliseconds (its timers are 32-bit on some
+    /// platforms); anything longer means no limit.
+    static let longestMilliseconds = Double(Int32.max)
+
+    /// Refuses a negative or NaN timeout (`.infinity` and huge values mean no limit).
+    /// - Throws: ``NetworkError/Kind/invalidRequest`` naming the timeout.
+    func validate() throws(NetworkError) {
+        for (name, value) in [("connect", connect), ("idle", idle), ("total", total)] where value.isNaN || value < 0 {
+            throw NetworkError(.invalidRequest, "the \(name) timeout is \(value) s; use a positive number of seconds, or 0 or .infinity for no limit")
+        }
+    }
+
+    /// `seconds` as libcurl's milliseconds, rounded up: 0 (no limit) for 0, a non-finite or
+    /// negative value, or one longer than ``longestMilliseconds``.
+    static func milliseconds(_ seconds: TimeInterval) -> Int {
+        let value = (seconds * 1000).rounded(.up)
+        guard value.isFinite, value > 0, value <= longestMilliseconds else { return 0 }
+        return Int(value)
+    }
+
+    /// `seconds` in nanoseconds, under the same rules as ``milliseconds(_:)`` (0: no limit).
+    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+        let milliseconds = milliseconds(seconds)
+        guard milliseconds > 0 else { return 0 }
+        return UInt64((seconds * 1_000_000_000).rounded(.up))
+    }
+
+    /// `seconds` for a message: "3 s", "1.5 s".
+    static func describe(_ seconds: TimeInterval) -> String {
+        guard seconds.isFinite else { return "\(seconds) s" }
+        return seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }
 
