@@ -54,7 +54,9 @@ struct TopLevelAwaitOverloadTests {
         let finished = Recorder<Int32>()
         process.terminationHandler = { finished.append($0.terminationStatus) }
         try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // Reading until swiftc exits blocks: off the concurrency pool (see `offPool`).
+        let reader = errors.fileHandleForReading
+        let output = await offPool { String(decoding: reader.readDataToEndOfFile(), as: UTF8.self) }
         let status = await finished.wait(for: 1, timeout: 120).first
         #expect(status == 0, "top-level code did not type-check cleanly:\n\(output)")
     }

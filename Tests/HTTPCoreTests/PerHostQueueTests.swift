@@ -10,7 +10,7 @@ import TestSupport
 @Suite("Per-host queue", .timeLimit(.minutes(1)))
 struct PerHostQueueTests {
     @Test func oneHundredThousandWaitingRequestsQueueCancelAndKeepTheirOrder() async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         let engine = try CurlEngine(limits: CurlEngine.Limits(connectionsPerHost: 1, concurrentRequestsPerHost: 1,
                                                               totalConnections: 0, cachedConnections: 4),

@@ -24,7 +24,7 @@ struct ConnectionReuseTests {
 
     @Test(arguments: ["204", "length"])
     func aSmuggledResponseNeverAnswersTheNextRequest(kind: String) async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         let client = HTTPClient()
         let id = unique()
@@ -46,7 +46,7 @@ struct ConnectionReuseTests {
 
     @Test(arguments: ["204", "length"])
     func aSmuggledResponseNeverAnswersAChainRequest(kind: String) async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         let configuration = chainConfiguration(client: HTTPClient(), queue: DispatchQueue(label: "conn.chain"))
         let id = unique()
@@ -70,7 +70,7 @@ struct ConnectionReuseTests {
 
     @Test(arguments: ["204", "length"])
     func aSmuggledResponseNeverAnswersAnAFStyleRequest(kind: String) async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         let manager = makeManager(client: HTTPClient(), queue: DispatchQueue(label: "conn.afstyle"))
         let id = unique()
@@ -92,7 +92,7 @@ struct ConnectionReuseTests {
     /// giving up") and clears the count only when it gives up or the handle is reset: a pooled
     /// handle passed it on, and every sixth request to this peer failed.
     @Test func requestsThatLibcurlSentAgainDoNotMakeLaterOnesFail() async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         let client = HTTPClient()
         let id = unique()
@@ -113,7 +113,7 @@ struct ConnectionReuseTests {
 
     @Test(arguments: [HTTPMethod.post, .patch])
     func aNonIdempotentRequestIsNeverSentTwice(method: HTTPMethod) async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         let client = HTTPClient()
         let id = unique()
@@ -135,7 +135,7 @@ struct ConnectionReuseTests {
     }
 
     @Test func aPostWithAnIdempotencyKeyIsSentAgainOnce() async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         let client = HTTPClient()
         let id = unique()

@@ -7,7 +7,7 @@ import Testing
 @Suite("Hostile peer", .timeLimit(.minutes(1)))
 struct HostilePeerTests {
     @Test func theBaselineScenarioAnswersAndIsLogged() async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         let client = HTTPClient()
         let result = await client.result(HTTPRequest(url: peer.url("/ok/first")))

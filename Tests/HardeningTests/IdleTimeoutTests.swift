@@ -9,7 +9,7 @@ import Testing
 @Suite("Idle timeout", .timeLimit(.minutes(1)))
 struct IdleTimeoutTests {
     @Test func aStreamOfOneByteEveryOneAndAHalfSecondsOutlivesAThreeSecondIdleTimeout() async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         var request = HTTPRequest(url: peer.url("/conn-dribble/x?count=4&interval=1.5"))
         request.timeouts.idle = 3
@@ -19,7 +19,7 @@ struct IdleTimeoutTests {
 
     @Test(arguments: [1.0, 1.5])
     func aStallLongerThanTheIdleTimeoutFailsNamingIt(idle: TimeInterval) async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         var request = HTTPRequest(url: peer.url("/conn-stall/x?seconds=20"))
         request.timeouts.idle = idle
@@ -30,7 +30,7 @@ struct IdleTimeoutTests {
     }
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         var request = HTTPRequest(url: peer.url("/conn-hold/x?id=\(unique())"))
         request.timeouts.idle = 1
@@ -41,7 +41,7 @@ struct IdleTimeoutTests {
     /// `.infinity`, and values too large for libcurl, mean no limit (an infinite idle timeout
     /// trapped on the loop thread).
     @Test func infiniteAndHugeTimeoutsMeanNoLimit() async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         for timeouts in [Timeouts(connect: .infinity, idle: .infinity, total: .infinity),
                          Timeouts(connect: 1e300, idle: 1e12, total: Double.greatestFiniteMagnitude)] {
@@ -53,7 +53,7 @@ struct IdleTimeoutTests {
     }
 
     @Test func anAFStyleTimeoutIntervalOfInfinityMeansNoLimit() async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         let manager = makeManager(client: HTTPClient(), queue: DispatchQueue(label: "idle.afstyle"))
         manager.requestSerializer.timeoutInterval = .infinity
@@ -66,7 +66,7 @@ struct IdleTimeoutTests {
 
     @Test(arguments: [-1, -Double.infinity, Double.nan])
     func aNegativeOrNaNTimeoutIsAnInvalidRequest(value: Double) async throws {
-        let peer = try HostilePeer()
+        let peer = try await HostilePeer.start()
         defer { peer.stop() }
         for timeouts in [Timeouts(connect: value), Timeouts(idle: value), Timeouts(total: value)] {
             var request = HTTPRequest(url: peer.url("/ok/x"))

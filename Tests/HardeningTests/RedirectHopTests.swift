@@ -5,7 +5,7 @@ import Testing
 /// A hostile peer started off the Swift concurrency pool: starting one waits for python to
 /// print its port, which must not hold one of the pool's few threads that every suite shares.
 func redirectScenarioPeer() async throws -> HostilePeer {
-    try #require(await offPool { try? HostilePeer() }, "the hostile peer did not start")
+    try await HostilePeer.start()
 }
 
 /// What each redirect hop carries (issue 21, item 2), read from the hostile peer's log of every

@@ -43,18 +43,6 @@ enum Clients {
 /// parallel tests must not share theirs.
 func unique() -> String { UUID().uuidString }
 
-/// Runs `work` on a global dispatch queue and waits for it. Heavy synchronous work (building
-/// and encoding megabytes, submitting thousands of requests) must not occupy the Swift
-/// concurrency pool, whose few threads every other suite of the process shares: blocking
-/// them makes other suites' timing checks fail.
-@discardableResult
-func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: work()) }
-    }
-}
-
-
 /// A port on 127.0.0.1 that nothing listens on: bound by the kernel's choice, then closed.
 func closedPort() throws -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

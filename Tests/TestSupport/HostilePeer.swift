@@ -34,7 +34,14 @@ public final class HostilePeer: Sendable {
     private let directory: URL
     private let logFile: URL
 
-    /// Starts the peer and waits for it to print its port.
+    /// Starts a peer from async code: the start blocks until python prints the port, so it
+    /// runs on a thread of its own, not on the concurrency pool every suite shares.
+    /// - Throws: ``TestFailure`` when python3 or the script cannot be started.
+    public static func start(filePath: String = #filePath) async throws -> HostilePeer {
+        try await offPool { Result { try HostilePeer(filePath: filePath) } }.get()
+    }
+
+    /// Starts the peer and waits for it to print its port (blocking: from async code, use ``start(filePath:)``).
     /// - Throws: ``TestFailure`` when python3 or the script cannot be started.
     public init(filePath: String = #filePath) throws {
         let script = URL(fileURLWithPath: filePath).deletingLastPathComponent()

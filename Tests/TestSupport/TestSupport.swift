@@ -72,6 +72,18 @@ extension Result {
     }
 }
 
+/// Runs `work` on a thread of its own and waits for it. Blocking work (starting a process and
+/// reading its output, building and encoding megabytes, submitting thousands of requests) must
+/// not occupy the Swift concurrency pool, whose few threads (one per core) every suite of the
+/// process shares, nor Dispatch's global queues, which on Linux run about as few: blocking
+/// either stalls unrelated suites for as long (a cancel "taking" 40 s was a stalled test).
+@discardableResult
+public func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
+    }
+}
+
 /// A fresh directory under the temporary directory, named `chain-<label>-<UUID>`.
 public func temporaryDirectory(_ label: String = "tests") throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("chain-\(label)-\(UUID().uuidString)",
