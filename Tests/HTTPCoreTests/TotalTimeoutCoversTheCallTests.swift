@@ -3,7 +3,8 @@ import HTTPCore
 import Testing
 
 /// A request's total timeout covers the whole call — time queued behind the per-host cap,
-/// every attempt and the retry delays between them — not each attempt alone.
+/// every attempt, the retry delays between them and waits for a token refresh — not each
+/// attempt alone.
 @Suite("Total timeout covers the call", .timeLimit(.minutes(1)))
 struct TotalTimeoutCoversTheCallTests {
     private func request(_ url: URL, total: TimeInterval) -> HTTPRequest {
@@ -31,6 +32,23 @@ struct TotalTimeoutCoversTheCallTests {
                                                           options: CallOptions(interceptors: [RetryPolicy()]))
         // Per attempt, both attempts are quick and the retry after 3 s succeeds.
         #expect(delivery.error?.kind == .timedOut)
+    }
+
+    @Test func aWaitForATokenRefreshCounts() async throws {
+        try await withPrivateServer { server in
+            let held = HeldRefresh()
+            let refresher = TokenRefresher(token: "stale") { held.refresh($0) }
+            let client = HTTPClient(configuration: HTTPClient.Configuration(interceptors: [refresher]))
+            let completions = Recorder<NetworkError.Kind?>()
+            client.perform(request(server.baseURL.appendingPathComponent("auth/protected"), total: 0.5), plan: .response(),
+                           options: CallOptions()) { completions.append($0.error?.kind) }
+            // The refresh is held until after the wait: only the total timeout can end the call here.
+            #expect(await completions.wait(for: 1, timeout: 10) == [.timedOut])
+            held.finish(with: .success("t-0"))
+            #expect(await client.deliveries(request(server.baseURL.appendingPathComponent("auth/protected"), total: 5),
+                                            options: CallOptions()).response?.statusCode == 200)
+            #expect(completions.count == 1)
+        }
     }
 
     @Test func aStubDelayCountsAndTheCallEndsOnce() async throws {
