@@ -11,7 +11,10 @@ extension Request {
     /// Safe on the main thread of a command-line program, also with `.queue(.main)`, and on
     /// the callback queue itself: when waiting on the callback queue would deadlock (the
     /// calling thread is running it, or it is the main queue and this is the main thread),
-    /// the delivery, progress and hooks of this call run on a private queue instead.
+    /// the delivery, progress and hooks of this call run on a private queue instead — and an
+    /// identical request already in flight on the callback queue is not shared (the core
+    /// shares a transfer only between calls that deliver on the same queue), so the call never
+    /// waits for the queue its thread holds.
     ///
     /// Where not to use it:
     /// - in async code (it is unavailable there: it would block a thread of Swift's small

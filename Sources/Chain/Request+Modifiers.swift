@@ -116,7 +116,8 @@ extension Request {
     }
 
     /// Fails the request with ``NetworkError/Kind/timedOut`` when it takes longer than
-    /// `seconds` in total. Default: no total limit (the configuration's
+    /// `seconds` in total — the whole call: waiting behind the per-host cap, every attempt,
+    /// retry delays and waits for interceptors. Default: no total limit (the configuration's
     /// ``ChainConfiguration/timeouts``: 30 s to connect, 60 s without data).
     public func timeout(_ seconds: TimeInterval) -> Request {
         var copy = self

@@ -196,9 +196,11 @@ struct PipelineTests {
         }
         let first = RetryContext(attempt: 1, totalDelay: 0)
         #expect(policy.decision(for: get, result: response(503), context: first, now: now, random: { 1 }) == .retry(after: 0.5))
-        #expect(policy.decision(for: get, result: response(503), context: RetryContext(attempt: 2, totalDelay: 0.5),
+        #expect(policy.decision(for: get, result: response(503),
+                                context: RetryContext(attempt: 2, totalDelay: 0.5, retriesRequested: 1),
                                 now: now, random: { 0.5 }) == .retry(after: 0.5))
-        #expect(policy.decision(for: get, result: response(503), context: RetryContext(attempt: 3, totalDelay: 1),
+        #expect(policy.decision(for: get, result: response(503),
+                                context: RetryContext(attempt: 3, totalDelay: 1, retriesRequested: 2),
                                 now: now, random: { 1 }) == .doNotRetry)
         #expect(policy.decision(for: get, result: response(404), context: first, now: now, random: { 1 }) == .doNotRetry)
         #expect(policy.decision(for: get, result: response(429, ["Retry-After": "7"]), context: first, now: now,

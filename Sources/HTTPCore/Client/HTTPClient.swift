@@ -129,10 +129,11 @@ public final class HTTPClient: Sendable {
     }
 
     /// Hands one validated transfer to the engine on behalf of `task`, sharing an identical
-    /// `GET`/`HEAD` already in flight when `coalesces` is set. `completion` always runs on
-    /// `queue` (the pipeline relies on it), a request refused here included.
+    /// `GET`/`HEAD` already in flight for the same `sharingQueue` when `coalesces` is set.
+    /// `completion` always runs on `queue` (the pipeline relies on it), a request refused here
+    /// included; `queue` is `sharingQueue` or a serial queue that targets it.
     func startTransfer(_ request: HTTPRequest, task: HTTPTask, engine: CurlEngine, queue: DispatchQueue,
-                       coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
+                       sharingQueue: DispatchQueue, coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
                        completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
         let target: TransferTarget
         do {
@@ -144,7 +145,7 @@ public final class HTTPClient: Sendable {
         let cancelled = NetworkError(.cancelled, "the request was cancelled")
         if coalesces, TransferCoalescer.canCoalesce(request) {
             let (transfer, cancel) = coalescer.join(request, target: target, engine: engine, queue: queue,
-                                                    progress: progress, completion: completion)
+                                                    sharingQueue: sharingQueue, progress: progress, completion: completion)
             if let transfer { engine.add(transfer) }
             // Attaching after joining: a cancel that raced ahead still leaves the group cleanly.
             if !task.attach(request: request, cancel: cancel) { cancel() }

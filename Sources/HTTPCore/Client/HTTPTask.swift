@@ -22,6 +22,8 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
         /// Cancels whatever currently carries the task (a transfer, or a share of one).
         var cancelCurrent: (@Sendable () -> Void)?
         var response: HTTPResponse?
+        /// Why the pipeline ended the call itself (its total timeout), if it did.
+        var endError: NetworkError?
     }
 
     /// The request as first made (before any interceptor changed it).
@@ -56,14 +58,36 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
     /// Whether ``cancel()`` was called before the task completed.
     public var isCancelled: Bool { state == .cancelled }
 
-    /// Attaches what now carries this task; returns `false` (and attaches nothing) when the
-    /// task was already cancelled, so the caller can fail it instead of sending.
+    /// Attaches what now carries this task — a transfer, a share of one, or a wait (an
+    /// interceptor, a retry delay) — so a cancel reaches it at once. Returns `false` (and
+    /// attaches nothing) when the task was already cancelled or ended, so the caller can fail
+    /// it (with ``stopError``) instead of going on.
     func attach(request: HTTPRequest, cancel: @escaping @Sendable () -> Void) -> Bool {
         storage.withLock { storage in
-            guard storage.state == .running else { return false }
+            guard storage.state == .running, storage.endError == nil else { return false }
             storage.currentRequest = request
             storage.cancelCurrent = cancel
             return true
+        }
+    }
+
+    /// Ends a running call with `error` (its total timeout passed): cancels what carries it,
+    /// which then fails with ``stopError``. The state stays ``State/running`` until the
+    /// completion, as for any failure. Does nothing once the task was cancelled or completed.
+    func end(with error: NetworkError) {
+        let cancelCurrent = storage.withLock { storage -> (@Sendable () -> Void)? in
+            guard storage.state == .running, storage.endError == nil else { return nil }
+            storage.endError = error
+            return storage.cancelCurrent
+        }
+        cancelCurrent?()
+    }
+
+    /// The error a stopped call fails with: ``NetworkError/Kind/cancelled`` after ``cancel()``,
+    /// the error of ``end(with:)`` after that; `nil` while the call may go on.
+    var stopError: NetworkError? {
+        storage.withLock { storage in
+            storage.state == .cancelled ? NetworkError(.cancelled, "the request was cancelled") : storage.endError
         }
     }
 

@@ -1,8 +1,15 @@
 import Dispatch
 import Synchronization
 
-/// Lets identical `GET` and `HEAD` requests that are in flight at the same time share one
-/// transfer: the first starts it, later ones subscribe, and all get the same response.
+/// Lets identical `GET` and `HEAD` requests that are in flight at the same time, and deliver on
+/// the same callback queue, share one transfer: the first starts it, later ones subscribe, and
+/// all get the same response.
+///
+/// Only requests for the same queue share: the engine delivers a transfer's result on one
+/// queue, the starter's, so a subscriber on another queue would depend on that queue being
+/// free — and a blocking call whose thread holds it (the main thread, or a completion on the
+/// callback queue) would wait for itself forever. Subscribers on one queue depend on nothing
+/// but their own queue.
 ///
 /// A subscriber that cancels leaves (and gets its cancelled error); the transfer itself is
 /// cancelled only when its last subscriber leaves. Once a group finished or emptied, the next
@@ -36,10 +43,14 @@ final class TransferCoalescer: Sendable {
         (request.method == .get || request.method == .head) && request.body == .none && request.download == nil
     }
 
-    /// Joins the group for `request` or starts one. Returns the transfer to hand to the engine
-    /// (only for a new group) and the action that cancels this subscriber.
+    /// Joins the group for `request` and `sharingQueue` or starts one. Returns the transfer to
+    /// hand to the engine (only for a new group) and the action that cancels this subscriber.
+    /// - Parameters:
+    ///   - queue: where this subscriber's callbacks run.
+    ///   - sharingQueue: the caller's callback queue, which `queue` runs on (itself, or a serial
+    ///     queue of one call that targets it); only subscribers with the same one share.
     func join(_ request: HTTPRequest, target: TransferTarget, engine: CurlEngine, queue: DispatchQueue,
-              progress: (@Sendable (TransferProgress) -> Void)?,
+              sharingQueue: DispatchQueue, progress: (@Sendable (TransferProgress) -> Void)?,
               completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
         -> (newTransfer: CurlTransfer?, cancel: @Sendable () -> Void) {
         let fields = request.fields
@@ -50,13 +61,13 @@ final class TransferCoalescer: Sendable {
             let first = groups[hash]
             var candidate = first
             while let group = candidate {
-                if group.fields == fields {
+                if group.sharingQueue === sharingQueue, group.fields == fields {
                     group.subscribers.append(subscriber)
                     return (group, nil)
                 }
                 candidate = group.nextWithSameHash
             }
-            let group = Group(fields: fields, hash: hash, leader: subscriber, coalescer: self)
+            let group = Group(fields: fields, hash: hash, sharingQueue: sharingQueue, leader: subscriber, coalescer: self)
             var fanOutProgress: (@Sendable (TransferProgress) -> Void)?
             if progress != nil {
                 fanOutProgress = { @Sendable [group] value in group.fanOut(progress: value) }
@@ -105,6 +116,9 @@ private final class Group: @unchecked Sendable {
     // changes.
     let fields: HTTPRequest.Fields
     let hash: Int
+    /// The callback queue the transfer delivers on (through the leader's queue), and so the
+    /// one its subscribers may have.
+    let sharingQueue: DispatchQueue
     /// The subscriber that started the transfer: its callbacks already arrive on its queue.
     let leaderID: UInt64
     let coalescer: TransferCoalescer
@@ -115,9 +129,11 @@ private final class Group: @unchecked Sendable {
     /// The next listed group whose request has the same hash (a different request).
     var nextWithSameHash: Group?
 
-    init(fields: HTTPRequest.Fields, hash: Int, leader: TransferCoalescer.Subscriber, coalescer: TransferCoalescer) {
+    init(fields: HTTPRequest.Fields, hash: Int, sharingQueue: DispatchQueue, leader: TransferCoalescer.Subscriber,
+         coalescer: TransferCoalescer) {
         self.fields = fields
         self.hash = hash
+        self.sharingQueue = sharingQueue
         leaderID = leader.id
         self.coalescer = coalescer
         subscribers = [leader]
@@ -147,14 +163,17 @@ private final class Group: @unchecked Sendable {
             return subscribers
         }
         // Only the leader's callbacks may run in place: anyone else may have blocks (its
-        // will-send hook) still queued on its queue, even when that queue is the leader's.
+        // will-send hook) still queued on its queue. The others are posted first, so they do
+        // not wait for the leader's completion, which may take long.
+        var leader: TransferCoalescer.Subscriber?
         for subscriber in subscribers {
             if subscriber.id == leaderID {
-                subscriber.completion(result)
+                leader = subscriber
             } else {
                 subscriber.queue.async { subscriber.completion(result) }
             }
         }
+        leader?.completion(result)
     }
 
     func fanOut(progress: TransferProgress) {

@@ -9,8 +9,13 @@ import Foundation
 /// delays of `0.5 s × 2^(retry−1)` with full jitter, each at most 30 s; `Retry-After` (seconds or
 /// an HTTP date) honoured instead when present; never more than 60 s of delay in total — a
 /// `Retry-After` beyond what is left delivers the response instead of waiting.
+///
+/// Retries are counted per policy (``RetryContext/retriesRequested``): retries another
+/// interceptor asked for (a token refresher's replay) do not use up this policy's. Numbers are
+/// read safely: a NaN or negative delay, factor or limit counts as 0; an infinite one as no
+/// limit (delays are still capped by ``maximumDelay`` and ``maximumTotalDelay``).
 public struct RetryPolicy: RequestInterceptor {
-    /// Retries after the first attempt. Default 2.
+    /// Retries this policy asks for in one call. Default 2; 0 or less never retries.
     public var maximumRetries: Int
     /// The first retry's delay before jitter, in seconds. Default 0.5.
     public var baseDelay: TimeInterval
@@ -53,9 +58,9 @@ public struct RetryPolicy: RequestInterceptor {
     /// The decision, as a pure function of its inputs (the clock and the randomness are passed in).
     public func decision(for request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, context: RetryContext,
                          now: Date, random: () -> Double) -> RetryDecision {
-        guard context.attempt <= maximumRetries else { return .doNotRetry }
+        guard context.retriesRequested < maximumRetries else { return .doNotRetry }
         guard retriesNonIdempotentMethods || request.method.isIdempotent else { return .doNotRetry }
-        let remaining = maximumTotalDelay - context.totalDelay
+        let remaining = RetryPolicy.nonNegative(maximumTotalDelay) - RetryPolicy.nonNegative(context.totalDelay)
         switch result {
         case .success(let response):
             guard retryableStatusCodes.contains(response.statusCode) else { return .doNotRetry }
@@ -65,9 +70,17 @@ public struct RetryPolicy: RequestInterceptor {
         case .failure(let error):
             guard RetryPolicy.isRetryable(error) else { return .doNotRetry }
         }
-        let backoff = min(maximumDelay, baseDelay * pow(multiplier, Double(context.attempt - 1)))
-        let delay = usesJitter ? backoff * min(1, max(0, random())) : backoff
+        // Exponent and product may overflow to infinity (a huge factor or retry count): the
+        // cap below then applies; NaN (0 × ∞) falls to 0 with the negatives.
+        let growth = pow(RetryPolicy.nonNegative(multiplier), Double(context.retriesRequested))
+        let backoff = min(RetryPolicy.nonNegative(maximumDelay), RetryPolicy.nonNegative(baseDelay * growth))
+        let delay = usesJitter ? RetryPolicy.nonNegative(backoff * min(1, RetryPolicy.nonNegative(random()))) : backoff
         return delay <= remaining ? .retry(after: delay) : .doNotRetry
+    }
+
+    /// `value`, with NaN and negative values read as 0 (infinity stays: no limit).
+    private static func nonNegative(_ value: Double) -> Double {
+        value > 0 ? value : 0
     }
 
     /// Transport failures worth another try; TLS and invalid replies are not (they repeat).
@@ -79,10 +92,13 @@ public struct RetryPolicy: RequestInterceptor {
     }
 
     /// `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3); `nil` when absent or
-    /// unreadable. A date in the past means "now".
+    /// unreadable (a negative or fractional number among them). A date in the past means
+    /// "now"; delay-seconds too large for an `Int` are `.infinity` (longer than any budget).
     public static func retryAfter(_ value: String?, now: Date) -> TimeInterval? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return TimeInterval(seconds) }
+        if value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            return Int(value).map(TimeInterval.init) ?? .infinity
+        }
         guard let date = HTTPDate.parse(value) else { return nil }
         return max(0, date.timeIntervalSince(now))
     }

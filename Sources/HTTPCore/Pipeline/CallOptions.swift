@@ -3,7 +3,8 @@ import Dispatch
 /// Per-call settings of the pipeline beyond the request itself.
 public struct CallOptions: Sendable {
     /// Where the plan, the hooks and the deliveries run. Default `nil`: the client's
-    /// ``HTTPClient/Configuration/callbackQueue``.
+    /// ``HTTPClient/Configuration/callbackQueue``. May be concurrent: one call's blocks still
+    /// run one at a time, in order (see ``HTTPHook``).
     public var queue: DispatchQueue?
     /// Upload and download progress. Default `nil`.
     public var progress: (@Sendable (TransferProgress) -> Void)?
@@ -19,8 +20,8 @@ public struct CallOptions: Sendable {
     public var origin: String
     /// A canned answer used instead of the network. Default `nil`.
     public var stub: Stub?
-    /// Whether an identical `GET` or `HEAD` already in flight is shared instead of sending a
-    /// second transfer. Default `true`.
+    /// Whether an identical `GET` or `HEAD` already in flight for the same callback queue is
+    /// shared instead of sending a second transfer. Default `true`.
     public var coalescesIdenticalRequests: Bool
 
     /// Makes options; every argument has the default stated on its property.

@@ -6,6 +6,10 @@
 /// thread — so a slow hook delays other callbacks on that queue but never a transfer. They
 /// must not throw and should be fast.
 ///
+/// Events of one call come in order, each returning before the next starts, on every kind of
+/// queue (a concurrent one included): ``willSend(_:)``, its ``didProgress(_:progress:)``
+/// reports, then the end event, then the call's completion.
+///
 /// Events are balanced: every ``willSend(_:)`` is followed by exactly one ``didFinish(_:response:)``
 /// or ``didFail(_:error:)`` for the same ``HookContext/id``, also on cancel and timeout. A
 /// `.fileFirst` cache hit is two deliveries, so it reports two such pairs (the first with a

@@ -18,6 +18,12 @@ final class PipelineCall<Value>: Sendable {
     let task: HTTPTask
     private let plan: ResponsePlan<Value>
     private let options: CallOptions
+    /// The caller's callback queue; identical requests share a transfer only with the same one.
+    private let callerQueue: DispatchQueue
+    /// Where every block of this call runs, in the order it was posted (will-send, progress,
+    /// the deliveries): the caller's queue when it is a library-made serial one, else a serial
+    /// queue of this call that targets it — on a concurrent queue, blocks posted one by one may
+    /// run in any order, or at once.
     private let queue: DispatchQueue
     private let hooks: [any HTTPHook]
     private let interceptors: [any RequestInterceptor]
@@ -34,22 +40,28 @@ final class PipelineCall<Value>: Sendable {
         self.task = HTTPTask(originalRequest: request)
         self.plan = plan
         self.options = options
-        self.queue = options.queue ?? client.configuration.callbackQueue
+        let callerQueue = options.queue ?? client.configuration.callbackQueue
+        self.callerQueue = callerQueue
+        self.queue = CallbackHandoff.isMarked(callerQueue) ? callerQueue
+            : DispatchQueue(label: "chain.call", target: callerQueue)
         self.hooks = (options.usesGlobalHooks ? Hooks.shared.all : []) + options.hooks
         self.interceptors = client.configuration.interceptors + options.interceptors
         self.deliver = deliver
     }
 
     func start() {
+        armTotalTimeout()
         // Without interceptors there is nothing to adapt: skip the asynchronous step.
         guard !interceptors.isEmpty else {
             proceed(with: task.originalRequest)
             return
         }
-        adapt(task.originalRequest) { [self] result in
+        let original = task.originalRequest
+        awaitStep(request: original, { [self] resume in adapt(original, then: resume) },
+                  ended: { [self] error in finish(.failure(error), request: original, isFinal: true) }) { [self] result in
             switch result {
             case .failure(let error):
-                finish(.failure(error), request: task.originalRequest, isFinal: true)
+                finish(.failure(error), request: original, isFinal: true)
             case .success(let request):
                 proceed(with: request)
             }
@@ -59,7 +71,7 @@ final class PipelineCall<Value>: Sendable {
     /// Everything after adaptation: the cache step when there is one, else the transfer.
     private func proceed(with request: HTTPRequest) {
         guard let cache = options.cache else {
-            transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { [self] result, isOnQueue in
+            transport(request, context: AttemptContext()) { [self] result, isOnQueue in
                 finish(result, request: request, isFinal: true, isOnQueue: isOnQueue)
             }
             return
@@ -67,7 +79,7 @@ final class PipelineCall<Value>: Sendable {
         let plan = self.plan
         cache.run(request, isCacheable: { (try? plan.validate($0)) != nil },
                   network: { [self] request, done in
-                      transport(request, context: RetryContext(attempt: 1, totalDelay: 0)) { result, _ in done(result) }
+                      transport(request, context: AttemptContext()) { result, _ in done(result) }
                   },
                   deliver: { [self] result, isFinal in finish(result, request: request, isFinal: isFinal) })
     }
@@ -94,18 +106,16 @@ final class PipelineCall<Value>: Sendable {
     /// `done` learns whether it runs on the callback queue: without interceptors the retry
     /// decision is immediate, so the transfer's completion (always on the queue) is the
     /// delivery's block and `finish` need not queue another one.
-    private func transport(_ request: HTTPRequest, context: RetryContext,
+    private func transport(_ request: HTTPRequest, context: AttemptContext,
                            done: @escaping @Sendable (Result<HTTPResponse, NetworkError>, _ isOnQueue: Bool) -> Void) {
         openContextIfNeeded(for: request)
         if let stub = options.stub {
-            let answer: @Sendable () -> Void = { [self] in
-                if task.isCancelled {
-                    done(.failure(NetworkError(.cancelled, "the request was cancelled")), false)
-                } else {
-                    done(stub.error.map { .failure($0) } ?? .success(stub.response(for: request)), false)
-                }
+            let delay = stub.delay > 0 ? min(stub.delay, longestWait) : 0
+            awaitStep(request: request, { resume in
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { resume(()) }
+            }, ended: { error in done(.failure(error), false) }) {
+                done(stub.error.map { .failure($0) } ?? .success(stub.response(for: request)), false)
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, stub.delay), execute: answer)
             return
         }
         guard let engine else {
@@ -113,59 +123,111 @@ final class PipelineCall<Value>: Sendable {
             return
         }
         let progress = makeProgressHandler()
-        client.startTransfer(request, task: task, engine: engine, queue: queue,
+        client.startTransfer(request, task: task, engine: engine, queue: queue, sharingQueue: callerQueue,
                              coalesces: options.coalescesIdenticalRequests, progress: progress) { [self] result in
+            let result = explained(result)
             guard !interceptors.isEmpty else {
                 done(result, true)
                 return
             }
-            decideRetry(request, result: result, context: context) { [self] decision in
+            awaitStep(request: request, { [self] resume in decideRetry(request, result: result, context: context, then: resume) },
+                      ended: { error in done(.failure(error), false) }) { [self] decision, index in
                 switch decision {
                 case .doNotRetry:
                     done(result, false)
                 case .fail(let error):
                     done(.failure(error), false)
                 case .retry(let delay):
-                    guard !task.isCancelled else {
-                        done(.failure(NetworkError(.cancelled, "the request was cancelled")), false)
-                        return
-                    }
-                    let again: @Sendable () -> Void = { [self] in
-                        adapt(task.originalRequest) { [self] adapted in
-                            switch adapted {
-                            case .success(let request):
-                                let next = RetryContext(attempt: context.attempt + 1, totalDelay: context.totalDelay + max(0, delay))
-                                transport(request, context: next, done: done)
-                            case .failure(let error): done(.failure(error), false)
-                            }
-                        }
-                    }
-                    if delay > 0 {
-                        DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: again)
-                    } else {
-                        again()
-                    }
+                    // NaN and negative delays mean at once; a huge one waits until a cancel or the total timeout.
+                    let delay = delay > 0 ? min(delay, longestWait) : 0
+                    var next = context
+                    next.recordRetry(by: index, of: interceptors.count, delay: delay)
+                    retry(after: delay, context: next, done: done)
                 }
             }
         }
     }
 
+    /// Waits `delay`, adapts the original request again and sends it.
+    private func retry(after delay: TimeInterval, context: AttemptContext,
+                       done: @escaping @Sendable (Result<HTTPResponse, NetworkError>, _ isOnQueue: Bool) -> Void) {
+        let original = task.originalRequest
+        awaitStep(request: original, { resume in
+            if delay > 0 {
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { resume(()) }
+            } else {
+                resume(())
+            }
+        }, ended: { error in done(.failure(error), false) }) { [self] in
+            awaitStep(request: original, { [self] resume in adapt(original, then: resume) },
+                      ended: { error in done(.failure(error), false) }) { [self] adapted in
+                switch adapted {
+                case .success(let request): transport(request, context: context, done: done)
+                case .failure(let error): done(.failure(error), false)
+                }
+            }
+        }
+    }
+
+    /// Runs `step`, something the call waits for that is not a transfer (an interceptor's
+    /// answer, a retry delay, a stub's delay), so that a cancel or the total timeout ends the
+    /// call at once through `ended` instead of when the wait is over. Whichever comes first
+    /// wins; the other does nothing.
+    private func awaitStep<T: Sendable>(request: HTTPRequest, _ step: (@escaping @Sendable (T) -> Void) -> Void,
+                                        ended: @escaping @Sendable (NetworkError) -> Void,
+                                        then resume: @escaping @Sendable (T) -> Void) {
+        let claim = WaitClaim()
+        let end: @Sendable () -> Void = { [task] in
+            guard claim.claim() else { return }
+            ended(task.stopError ?? NetworkError(.cancelled, "the request was cancelled"))
+        }
+        guard task.attach(request: request, cancel: end) else {
+            end()
+            return
+        }
+        step { value in
+            guard claim.claim() else { return }
+            resume(value)
+        }
+    }
+
+    /// A transfer's result, with the reason the pipeline stopped the call in place of the
+    /// transfer's own "cancelled" (the total timeout).
+    private func explained(_ result: Result<HTTPResponse, NetworkError>) -> Result<HTTPResponse, NetworkError> {
+        guard case .failure(let error) = result, error.kind == .cancelled, let stop = task.stopError else { return result }
+        return .failure(stop)
+    }
+
+    /// Starts the timer of the request's total timeout, which covers the whole call: waiting
+    /// behind the per-host cap, every attempt, retry delays and interceptors' waits. At the
+    /// deadline it ends the call with ``NetworkError/Kind/timedOut`` wherever it is. 0 (the
+    /// default), a negative or NaN value, and anything beyond ``longestWait`` mean no limit.
+    private func armTotalTimeout() {
+        let total = task.originalRequest.timeouts.total
+        guard total > 0, total <= longestWait else { return }
+        let error = NetworkError(.timedOut, "the call did not finish within its total timeout of \(total) s")
+        let timer = CallTimer(after: total) { [task] in task.end(with: error) }
+        state.withLock { $0.totalTimer = timer }
+    }
+
     /// Asks the interceptors in order; the first that does not say `.doNotRetry` decides.
-    private func decideRetry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, context: RetryContext,
-                             from index: Int = 0, then decide: @escaping @Sendable (RetryDecision) -> Void) {
+    /// Each is told how many retries it asked for itself, so one's retries never use up
+    /// another's limit (a 503 retried by a policy, then a 401 for the token refresher).
+    private func decideRetry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, context: AttemptContext,
+                             from index: Int = 0, then decide: @escaping @Sendable ((RetryDecision, by: Int)) -> Void) {
         if case .failure(let error) = result, error.kind == .cancelled {
-            decide(.doNotRetry)
+            decide((.doNotRetry, by: index))
             return
         }
         guard index < interceptors.count else {
-            decide(.doNotRetry)
+            decide((.doNotRetry, by: index))
             return
         }
-        interceptors[index].retry(request, result: result, context: context) { [self] decision in
+        interceptors[index].retry(request, result: result, context: context.retryContext(for: index)) { [self] decision in
             if decision == .doNotRetry {
                 decideRetry(request, result: result, context: context, from: index + 1, then: decide)
             } else {
-                decide(decision)
+                decide((decision, by: index))
             }
         }
     }
@@ -177,9 +239,13 @@ final class PipelineCall<Value>: Sendable {
     /// unless the caller already runs on the callback queue (`isOnQueue`).
     private func finish(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, isFinal: Bool,
                         isOnQueue: Bool = false) {
+        var timer: CallTimer?
         let pairing: (context: HookContext, needsAnnouncing: Bool)? = state.withLock { state in
             guard !state.isFinalDelivered else { return nil }
-            if isFinal { state.isFinalDelivered = true }
+            if isFinal {
+                state.isFinalDelivered = true
+                timer = state.totalTimer.take()
+            }
             if let open = state.openContext {
                 state.openContext = nil
                 return (open, false)
@@ -187,6 +253,7 @@ final class PipelineCall<Value>: Sendable {
             // A delivery with no transfer before it (a cache hit, a failed adaptation) opens its own pair.
             return (HookContext(id: PipelineIDs.next(), request: request, origin: options.origin), true)
         }
+        timer?.cancel()
         guard let (context, needsAnnouncing) = pairing else { return }
         if isOnQueue {
             report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
@@ -274,6 +341,37 @@ final class PipelineCall<Value>: Sendable {
 private struct PipelineCallState {
     var isFinalDelivered = false
     var openContext: HookContext?
+    /// The total timeout's timer, cancelled at the final delivery; `nil` without one.
+    var totalTimer: CallTimer?
+}
+
+/// The longest wait the pipeline schedules, in seconds (about 31 years): a longer total
+/// timeout is no limit (no timer is set); a longer retry or stub delay is cut to it, so it
+/// lasts until a cancel or the total timeout ends it.
+private let longestWait: TimeInterval = 1e9
+
+/// The attempts of one call so far. Outside the generic class for the reason given on
+/// ``PipelineCallState``.
+private struct AttemptContext: Sendable {
+    /// The attempt in flight, counting from 1.
+    var attempt = 1
+    /// Seconds waited in retry delays so far.
+    var totalDelay: TimeInterval = 0
+    /// The retries each interceptor asked for, by its index; empty until the first retry.
+    var retries: [Int] = []
+
+    /// What the interceptor at `index` is told about the attempt that just finished.
+    func retryContext(for index: Int) -> RetryContext {
+        RetryContext(attempt: attempt, totalDelay: totalDelay, retriesRequested: index < retries.count ? retries[index] : 0)
+    }
+
+    /// Counts a retry the interceptor at `index` of `count` asked for, after `delay` seconds.
+    mutating func recordRetry(by index: Int, of count: Int, delay: TimeInterval) {
+        if retries.isEmpty { retries = Array(repeating: 0, count: count) }
+        if index < retries.count { retries[index] += 1 }
+        attempt += 1
+        totalDelay += delay
+    }
 }
 
 /// Call identifiers for hook contexts, unique per process.

@@ -13,7 +13,9 @@ public protocol RequestInterceptor: Sendable {
 
     /// Decides whether a finished attempt should be retried. `result` is the attempt's outcome:
     /// a response of any status (so a 503 or a 401 can be retried) or a transport error.
-    /// `context` says which attempt this was and how long the call has waited between attempts.
+    /// `context` says which attempt this was, how long the call has waited between attempts,
+    /// and how many retries this interceptor asked for so far (count those against a limit:
+    /// ``RetryContext/attempt`` also counts the retries other interceptors asked for).
     func retry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, context: RetryContext,
                completion: @escaping @Sendable (RetryDecision) -> Void)
 }
@@ -43,14 +45,20 @@ public enum RetryDecision: Sendable, Hashable {
 
 /// Where a call stands when an interceptor is asked about a retry.
 public struct RetryContext: Sendable, Hashable {
-    /// The attempt that just finished, counting from 1 for the first try.
+    /// The attempt that just finished, counting from 1 for the first try — every attempt of
+    /// the call, whichever interceptor asked for the retries before it.
     public var attempt: Int
     /// Seconds the call has already waited in retry delays.
     public var totalDelay: TimeInterval
+    /// The retries the interceptor being asked has itself asked for in this call: 0 before its
+    /// first. Each interceptor has its own count, so a retry policy's retries of a 503 do not
+    /// use up a token refresher's replay, nor the other way round.
+    public var retriesRequested: Int
 
-    /// Makes a context.
-    public init(attempt: Int, totalDelay: TimeInterval) {
+    /// Makes a context; `retriesRequested` defaults to 0.
+    public init(attempt: Int, totalDelay: TimeInterval, retriesRequested: Int = 0) {
         self.attempt = attempt
         self.totalDelay = totalDelay
+        self.retriesRequested = retriesRequested
     }
 }

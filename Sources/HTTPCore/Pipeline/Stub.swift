@@ -9,7 +9,8 @@ public struct Stub: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: Data
-    /// Seconds to wait before answering. Default 0 (answer at once, still asynchronously).
+    /// Seconds to wait before answering. Default 0 (answer at once, still asynchronously); NaN
+    /// or negative also answers at once. A cancel or the request's total timeout ends the wait.
     public var delay: TimeInterval
     /// Answer with this error instead of a response. Default `nil`.
     public var error: NetworkError?

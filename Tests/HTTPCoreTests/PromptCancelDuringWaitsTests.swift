@@ -1,0 +1,100 @@
+import Foundation
+import HTTPCore
+import Synchronization
+import Testing
+
+/// Passes everything to `inner` and records each retry decision once it passed it on.
+struct AfterRetryDecision: RequestInterceptor {
+    let inner: any RequestInterceptor
+    let decided: Recorder<RetryDecision>
+
+    func adapt(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
+        inner.adapt(request, completion: completion)
+    }
+
+    func retry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, context: RetryContext,
+               completion: @escaping @Sendable (RetryDecision) -> Void) {
+        inner.retry(request, result: result, context: context) { decision in
+            completion(decision)
+            decided.append(decision)
+        }
+    }
+}
+
+/// A token refresh the test finishes when it chooses.
+final class HeldRefresh: Sendable {
+    let started = Recorder<Bool>()
+    private let completion = Mutex<(@Sendable (Result<String, NetworkError>) -> Void)?>(nil)
+
+    func refresh(_ done: @escaping @Sendable (Result<String, NetworkError>) -> Void) {
+        completion.withLock { $0 = done }
+        started.append(true)
+    }
+
+    func finish(with result: Result<String, NetworkError>) {
+        completion.withLock { $0 }?(result)
+    }
+}
+
+/// `cancel()` ends a call at once wherever it waits — a retry delay, a token refresh, a
+/// stub's delay — with exactly one completion, and the wait's later end does nothing.
+@Suite("Prompt cancel during waits", .timeLimit(.minutes(1)))
+struct PromptCancelDuringWaitsTests {
+    @Test func cancelDuringARetryAfterWaitEndsTheCallAtOnce() async throws {
+        let decided = Recorder<RetryDecision>()
+        let url = try TestServer.url("/retry-after?seconds=20&key=prompt-cancel-\(UUID().uuidString)")
+        let completions = Recorder<NetworkError.Kind?>()
+        let task = HTTPClient.shared.perform(HTTPRequest(url: url), plan: .response(),
+                                             options: CallOptions(interceptors: [AfterRetryDecision(inner: RetryPolicy(),
+                                                                                                   decided: decided)])) {
+            completions.append($0.error?.kind)
+        }
+        #expect(await decided.wait(for: 1, timeout: 10).count == 1, "the 503 never arrived")
+        task.cancel()
+        let kinds = await completions.wait(for: 1, timeout: 10)
+        // Waiting for the delay, the call would end only after 20 s.
+        #expect(kinds == [.cancelled])
+    }
+
+    @Test func cancelWhileWaitingForATokenRefreshEndsTheCallAtOnceAndOnlyOnce() async throws {
+        try await withPrivateServer { server in
+            let held = HeldRefresh()
+            let refresher = TokenRefresher(token: "stale") { held.refresh($0) }
+            let client = HTTPClient(configuration: HTTPClient.Configuration(interceptors: [refresher]))
+            let request = HTTPRequest(url: server.baseURL.appendingPathComponent("auth/protected"))
+            // The first call's 401 starts the refresh and waits for it in its retry decision;
+            // the second waits in its adaptation.
+            let first = Recorder<NetworkError.Kind?>()
+            let firstTask = client.perform(request, plan: .response(), options: CallOptions()) { first.append($0.error?.kind) }
+            #expect(await held.started.wait(for: 1, timeout: 10).count == 1, "the refresh never started")
+            let second = Recorder<NetworkError.Kind?>()
+            let secondTask = client.perform(request, plan: .response(),
+                                            options: CallOptions(coalescesIdenticalRequests: false)) {
+                second.append($0.error?.kind)
+            }
+            firstTask.cancel()
+            secondTask.cancel()
+            // The refresh is held until after these waits: a call waiting for it cannot end here.
+            #expect(await first.wait(for: 1, timeout: 10) == [.cancelled])
+            #expect(await second.wait(for: 1, timeout: 10) == [.cancelled])
+            // The refresh ends; the cancelled calls must not complete again, and a new call works.
+            held.finish(with: .success("t-0"))
+            let third = await client.deliveries(request, options: CallOptions())
+            #expect(third.response?.statusCode == 200)
+            #expect(first.count == 1)
+            #expect(second.count == 1)
+        }
+    }
+
+    @Test func cancelDuringAStubDelayEndsTheCallAtOnce() async throws {
+        let url = try #require(URL(string: "http://127.0.0.1:9/stubbed"))
+        let completions = Recorder<NetworkError.Kind?>()
+        let task = HTTPClient.shared.perform(HTTPRequest(url: url), plan: .response(),
+                                             options: CallOptions(stub: Stub(body: Data(), delay: 30))) {
+            completions.append($0.error?.kind)
+        }
+        task.cancel()
+        // Waiting for the stub's delay, the call would end only after 30 s.
+        #expect(await completions.wait(for: 1, timeout: 10) == [.cancelled])
+    }
+}
