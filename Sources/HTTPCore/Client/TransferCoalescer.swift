@@ -75,8 +75,12 @@ final class TransferCoalescer: Sendable {
             let fanOutResult: @Sendable (Result<HTTPResponse, NetworkError>) -> Void = { [group] result in
                 group.fanOut(result: result)
             }
+            // A request made once the response is in must not get it: the group closes to new
+            // joiners on the loop thread as the result is settled, not when the starter's
+            // queue gets round to its completion.
             let transfer = CurlTransfer(request: request, target: target, handoff: engine.handoff, callbackQueue: queue,
-                                        progress: fanOutProgress, completion: fanOutResult)
+                                        progress: fanOutProgress, didFinish: { [group] in group.close() },
+                                        completion: fanOutResult)
             group.transfer = transfer
             group.nextWithSameHash = first
             groups[hash] = group
@@ -153,6 +157,11 @@ private final class Group: @unchecked Sendable {
         nextWithSameHash = nil
         // The transfer's closures hold the group: letting go of the transfer breaks the cycle.
         transfer = nil
+    }
+
+    /// Stops new identical requests from joining (their transfer has its result).
+    func close() {
+        coalescer.withGroups { unlist(from: &$0) }
     }
 
     func fanOut(result: Result<HTTPResponse, NetworkError>) {

@@ -28,6 +28,7 @@ final class CurlTransfer: @unchecked Sendable {
     let isCallbackQueueSerial: Bool
     let progressHandler: (@Sendable (TransferProgress) -> Void)?
     private let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
+    private let didFinish: (@Sendable () -> Void)?
 
     /// The URL facts of the current hop, worked out when its request was checked.
     @exclusivity(unchecked) private(set) var target: TransferTarget
@@ -127,9 +128,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// A larger body (by `Content-Length`, or as it grows) is still reserved on the loop thread.
     static let typicalBodyCapacity = 1024
 
+    /// - Parameter didFinish: run on the loop thread the moment the result is settled, before
+    ///   its completion is posted (the coalescer closes the transfer's group to new joiners
+    ///   there); library code only, never a caller's closure. Default none.
     init(request: HTTPRequest, target: TransferTarget, handoff: CallbackHandoff, callbackQueue: DispatchQueue,
-         progress: (@Sendable (TransferProgress) -> Void)?,
+         progress: (@Sendable (TransferProgress) -> Void)?, didFinish: (@Sendable () -> Void)? = nil,
          completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
+        self.didFinish = didFinish
         self.request = request
         self.target = target
         self.handoff = handoff
@@ -648,7 +653,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func didProgress(dlTotal: curl_off_t, dlNow: curl_off_t, ulTotal: curl_off_t, ulNow: curl_off_t) -> Int32 {
-        if isCancelRequested.load(ordering: .relaxed) { return 1 }  // abort now; finish() reports the cancel
+        // A cancel is not acted on here but by the engine's cancel command, so that it takes
+        // effect in the order it was given: aborting here, in the `perform` before the loop
+        // drains its commands, freed a per-host slot ahead of requests sent before the cancel.
         // libcurl calls this on every pass of its loop (at least once a second, the loop's
         // longest wait with transfers in flight); read the clock only for the idle timeout or
         // when a count grew.
@@ -898,6 +905,7 @@ final class CurlTransfer: @unchecked Sendable {
     func completionBlock(for result: Result<HTTPResponse, NetworkError>) -> (@Sendable () -> Void)? {
         guard !isFinished else { return nil }
         isFinished = true
+        didFinish?()
         outcome = result
         handoff.completionPosted()
         // A block that captures only the transfer has the transfer itself as its context, so
