@@ -654,9 +654,21 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(NetworkError(.fileIO, fileError, curlCode: Int(code.rawValue)))
         }
         guard code == CURLE_OK else {
+            // Whether any byte of a response had arrived: a status line was recorded, or libcurl
+            // saw its first byte (a status line too long to hand over).
+            let responseArrived = head.statusCode > 0 || info(CURLINFO_STARTTRANSFER_TIME_T) > 0
             return .failure(CurlError.makeError(code: code, message: errorMessage, request: request,
                                                  response: head.statusCode > 0 ? partialResponse() : nil,
-                                                 whileReceiving: true))
+                                                 responseArrived: responseArrived))
+        }
+        // libcurl framed the body by the status it read; one read otherwise here (`HTTP/1.1
+        // \t500`: libcurl skips the tab, the line has no code where RFC 9112 puts one) would
+        // deliver a status the body was not framed for. One getinfo per transfer.
+        let framedStatus = longInfo(CURLINFO_RESPONSE_CODE)
+        guard framedStatus == head.statusCode else {
+            return .failure(NetworkError(.invalidResponse,
+                                         "the reply from \(request.url.host ?? request.url.absoluteString) is refused: its status line reads as \(framedStatus) to libcurl but as \(head.statusCode) here",
+                                         response: partialResponse()))
         }
         var response = partialResponse()
         if let download = request.download, resumedFileIsComplete {
