@@ -4,6 +4,8 @@ with CR, whitespace before a colon, Transfer-Encoding with Content-Length, a fol
 
 Each writes its bytes and closes the connection, so no scenario's leftovers reach another
 request. `resumable` answers any method with a whole body, logging what it was asked.
+`proxy-407.test:443` and `proxy-403.test:443` make the peer a proxy that refuses to tunnel
+(the tests name it in `https_proxy` for a child process; the scenario is the CONNECT target).
 """
 from hostile_peer import scenario
 
@@ -73,6 +75,22 @@ ROUTES = {
     "chunked-and-length": chunked_and_length, "length-and-chunked": length_and_chunked,
     "folded-length": folded_length, "folded-other": folded_other, "resumable": resumable,
 }
+
+
+def _refuse_tunnel(status, reason, *lines):
+    """A proxy's answer to `CONNECT <host>:443`: the scenario is named after that target."""
+    def answer(connection, request):
+        head = b"HTTP/1.1 %d %s\r\n" % (status, reason)
+        for line in lines:
+            head += line + b"\r\n"
+        connection.send(head + b"Content-Length: 0\r\n\r\n")
+        return None
+    return answer
+
+
+scenario("proxy-407.test:443")(_refuse_tunnel(407, b"Proxy Authentication Required",
+                                              b'Proxy-Authenticate: Basic realm="hostile"'))
+scenario("proxy-403.test:443")(_refuse_tunnel(403, b"Forbidden"))
 
 
 @scenario("parse2")

@@ -9,13 +9,28 @@ import CCurl
 /// in the error (``NetworkError/curlCode``, ``NetworkError/curlMessage``) whatever the kind.
 enum CurlError {
     /// The error for `code`.
-    /// - Parameter responseArrived: whether bytes of a response had arrived when the code
-    ///   ended the transfer, so the server's bytes may be its cause. Default `false` (an
-    ///   option refused, a failure before any answer).
+    /// - Parameters:
+    ///   - responseArrived: whether bytes of a response had arrived when the code ended the
+    ///     transfer, so the server's bytes may be its cause. Default `false` (an option
+    ///     refused, a failure before any answer).
+    ///   - proxyRefusal: a proxy's answer to `CONNECT` that was no `2xx`
+    ///     (`CURLINFO_HTTP_CONNECTCODE`) and the proxy's address. Default `nil`.
     static func makeError(code: CURLcode, message: String, request: HTTPRequest, response: HTTPResponse?,
-                          responseArrived: Bool = false) -> NetworkError {
+                          responseArrived: Bool = false,
+                          proxyRefusal: (status: Int, proxy: String)? = nil) -> NetworkError {
         let description = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
         let host = request.url.host ?? request.url.absoluteString
+        if let proxyRefusal {
+            // libcurl reports it as 56 "CONNECT tunnel failed, response 407", which read as a
+            // lost connection to the origin; the proxy's head is not kept (it is no head of
+            // the origin's response: `CURLOPT_SUPPRESS_CONNECT_HEADERS`), so its status is named here.
+            let why = proxyRefusal.status == 407
+                ? "it wants proxy credentials (give them in the proxy URL: http://user:password@host:port)"
+                : "it answered \(proxyRefusal.status)"
+            return NetworkError(.cannotConnect,
+                                "the proxy \(proxyRefusal.proxy) refused the tunnel to \(host): \(why)",
+                                curlCode: Int(code.rawValue), curlMessage: description, response: response)
+        }
         let (kind, text): (NetworkError.Kind, String) = switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             // A scheme libcurl refuses reads "Protocol "ftp" not supported or disabled in libcurl"
