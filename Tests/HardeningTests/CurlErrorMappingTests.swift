@@ -53,7 +53,7 @@ struct CurlErrorMappingTests {
         let request = HTTPRequest(url: URL(fileURLWithPath: "/"))
         let error = CurlError.makeError(code: CURLE_UNSUPPORTED_PROTOCOL,
                                         message: "Protocol \"ftp\" not supported or disabled in libcurl",
-                                        request: request, response: nil, whileReceiving: true)
+                                        request: request, response: nil, responseArrived: true)
         #expect(error.kind == .unsupportedScheme)
         let bare = CurlError.makeError(code: CURLE_UNSUPPORTED_PROTOCOL, message: "", request: request, response: nil)
         #expect(bare.kind == .unsupportedScheme)

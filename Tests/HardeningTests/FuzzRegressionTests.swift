@@ -85,14 +85,15 @@ struct FuzzRegressionTests {
     }
 
     /// Common names are shared constants only when spelled exactly as listed; every other
-    /// spelling, padding and near-miss keeps the bytes that were sent.
+    /// spelling and near-miss keeps the bytes that were sent. A name padded before its colon
+    /// is no field (libcurl does not read it either) and is dropped.
     /// Defence: `fieldName`'s length and byte comparison before it picks a constant.
     @Test func commonNamesKeepTheSpellingThatWasSent() {
         let parser = parse(Array(("HTTP/1.1 200 OK\r\nContent-Type: a\r\ncontent-type: b\r\nDate \t: c\r\n"
             + "Content-Typ: d\r\nContent-Types: e\r\nETag:f\r\nX-Date: g\r\n\r\n").utf8))
         #expect(parser.headers.fields.map(\.name)
-            == ["Content-Type", "content-type", "Date", "Content-Typ", "Content-Types", "ETag", "X-Date"])
-        #expect(parser.headers.fields.map(\.value) == ["a", "b", "c", "d", "e", "f", "g"])
+            == ["Content-Type", "content-type", "Content-Typ", "Content-Types", "ETag", "X-Date"])
+        #expect(parser.headers.fields.map(\.value) == ["a", "b", "d", "e", "f", "g"])
     }
 
     /// Only the last head survives (100 Continue, redirects), and trailers after it stay.

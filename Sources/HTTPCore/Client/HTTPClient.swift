@@ -212,6 +212,12 @@ public final class HTTPClient: Sendable {
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw NetworkError(.fileIO, "the download directory \(directory) does not exist")
             }
+            // Range is defined for GET alone (RFC 9110 §14.2): a server ignores it on another
+            // method, and the answer to one POST is no continuation of another's.
+            guard !download.resumesPartialFile || request.method == .get else {
+                throw NetworkError(.invalidRequest,
+                                   "resumesPartialFile needs GET: \(request.method.rawValue) has no byte ranges to resume (download without it)")
+            }
         }
         return target
     }

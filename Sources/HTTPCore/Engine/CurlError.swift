@@ -4,16 +4,33 @@ import CCurl
 ///
 /// libcurl reuses a few codes for a server's malformed reply that otherwise mean a local
 /// problem (1 "unsupported protocol", 27 "out of memory", 43 "bad function argument"); each
-/// is read by its message or by when it happened. The code and libcurl's text are kept in
-/// the error (``NetworkError/curlCode``, ``NetworkError/curlMessage``) whatever the kind.
+/// is read as the server's fault only when its message says so and a response had begun to
+/// arrive, and as the local problem it names otherwise. The code and libcurl's text are kept
+/// in the error (``NetworkError/curlCode``, ``NetworkError/curlMessage``) whatever the kind.
 enum CurlError {
     /// The error for `code`.
-    /// - Parameter whileReceiving: whether the code ended a transfer (the server's bytes may be
-    ///   its cause) rather than refusing an option. Default `false`.
+    /// - Parameters:
+    ///   - responseArrived: whether bytes of a response had arrived when the code ended the
+    ///     transfer, so the server's bytes may be its cause. Default `false` (an option
+    ///     refused, a failure before any answer).
+    ///   - proxyRefusal: a proxy's answer to `CONNECT` that was no `2xx`
+    ///     (`CURLINFO_HTTP_CONNECTCODE`) and the proxy's address. Default `nil`.
     static func makeError(code: CURLcode, message: String, request: HTTPRequest, response: HTTPResponse?,
-                          whileReceiving: Bool = false) -> NetworkError {
+                          responseArrived: Bool = false,
+                          proxyRefusal: (status: Int, proxy: String)? = nil) -> NetworkError {
         let description = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
         let host = request.url.host ?? request.url.absoluteString
+        if let proxyRefusal {
+            // libcurl reports it as 56 "CONNECT tunnel failed, response 407", which read as a
+            // lost connection to the origin; the proxy's head is not kept (it is no head of
+            // the origin's response: `CURLOPT_SUPPRESS_CONNECT_HEADERS`), so its status is named here.
+            let why = proxyRefusal.status == 407
+                ? "it wants proxy credentials (give them in the proxy URL: http://user:password@host:port)"
+                : "it answered \(proxyRefusal.status)"
+            return NetworkError(.cannotConnect,
+                                "the proxy \(proxyRefusal.proxy) refused the tunnel to \(host): \(why)",
+                                curlCode: Int(code.rawValue), curlMessage: description, response: response)
+        }
         let (kind, text): (NetworkError.Kind, String) = switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             // A scheme libcurl refuses reads "Protocol "ftp" not supported or disabled in libcurl"
@@ -45,13 +62,15 @@ enum CurlError {
         case CURLE_RECV_ERROR where description.contains("chunk"):
             // "Illegal or missing hexadecimal sequence in chunked-encoding" and the like.
             (.invalidResponse, "the reply from \(host) has invalid chunked encoding")
-        case CURLE_OUT_OF_MEMORY where whileReceiving:
+        case CURLE_OUT_OF_MEMORY where responseArrived:
             // libcurl 7.88 reports a head line over its 100 KiB cap as "Out of memory" (its line
-            // buffer refuses to grow); a real allocation failure cannot be told apart.
+            // buffer refuses to grow); once a response is arriving, a real allocation failure
+            // cannot be told apart. Before that it is one, and stays `.transport`.
             (.responseTooLarge, "a line of the response head from \(host) is longer than libcurl accepts")
-        case CURLE_BAD_FUNCTION_ARGUMENT where whileReceiving:
+        case CURLE_BAD_FUNCTION_ARGUMENT where responseArrived && description.contains("chunked"):
             // "Failed reading the chunked-encoded stream": a trailer line libcurl cannot store
-            // as a field (no colon).
+            // as a field (no colon). Any other 43 is an option or a combination libcurl
+            // refused, whenever it says so.
             (.invalidResponse, "the reply from \(host) has an invalid trailer section")
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             (.connectionLost, "the connection to \(host) was lost")

@@ -18,16 +18,25 @@ struct CurlResponseHeadParser {
     private(set) var isHeadComplete = false
     /// How many heads (status lines) have been seen.
     private(set) var headCount = 0
+    /// Whether the last field line was kept, so a folded line after it continues its value
+    /// (after a dropped one it is dropped too).
+    private var foldContinuesField = false
 
     /// Consumes one header line, with or without its CRLF. Malformed lines are ignored:
     /// libcurl has already rejected replies it cannot frame.
+    ///
+    /// A line whose first byte is CR or LF ends the head whatever follows on it, as in
+    /// libcurl 7.88 (`\rjunk: 2`). A field with whitespace before its colon is dropped:
+    /// libcurl does not read it (`Content-Length : 99` frames nothing), so callers must not
+    /// either (RFC 9112 §5.1 forbids the whitespace).
     mutating func consume(_ line: UnsafeRawBufferPointer) {
-        let bytes = CurlResponseHeadParser.withoutLineEnd(line)
-
-        if bytes.isEmpty {
+        if let first = line.first, first == 0x0D || first == 0x0A {
             if statusCode != 0 { isHeadComplete = true }
+            foldContinuesField = false
             return
         }
+        let bytes = CurlResponseHeadParser.withoutLineEnd(line)
+        guard !bytes.isEmpty else { return }
         if CurlResponseHeadParser.isStatusLine(bytes) {
             startHead(statusLine: bytes)
             return
@@ -35,32 +44,33 @@ struct CurlResponseHeadParser {
         // Trailer fields after a chunked body arrive after the blank line; they belong to
         // this response, so they are simply appended.
         if bytes[0] == UInt8(ascii: " ") || bytes[0] == UInt8(ascii: "\t") {
-            // Obsolete line folding (RFC 9112 §5.2): continue the previous value.
-            guard var last = headers.fields.last else { return }
+            // Obsolete line folding (RFC 9112 §5.2): continue the previous value. (A folded
+            // Content-Length never gets here: the recorder refuses it.)
+            guard foldContinuesField, var last = headers.fields.last else { return }
             last.value += " " + CurlResponseHeadParser.trimmedString(bytes, from: 0, to: bytes.count)
             var fields = headers.fields
             fields[fields.count - 1] = last
             headers = HTTPHeaders(fields)
             return
         }
+        foldContinuesField = false
         guard let base = bytes.baseAddress, let found = memchr(base, Int32(UInt8(ascii: ":")), bytes.count) else { return }
         let colon = base.distance(to: UnsafeRawPointer(found))
-        guard colon > 0 else { return }
+        guard colon > 0, bytes[colon - 1] != 0x20, bytes[colon - 1] != 0x09 else { return }
+        foldContinuesField = true
         // Trim on bytes and make each String once: this runs for every header of every response.
         headers.add(name: CurlResponseHeadParser.fieldName(bytes, to: colon),
                     value: CurlResponseHeadParser.trimmedString(bytes, from: colon + 1, to: bytes.count))
     }
 
-    /// The name before the colon, trimmed. A name most responses carry, spelled exactly as
-    /// listed here, becomes that constant: no UTF-8 validation, no new String. Any other
-    /// spelling (`content-type`, say) is kept as sent.
+    /// The name before the colon (which no blank precedes). A name most responses carry,
+    /// spelled exactly as listed here, becomes that constant: no UTF-8 validation, no new
+    /// String. Any other spelling (`content-type`, say) is kept as sent.
     private static func fieldName(_ bytes: UnsafeRawBufferPointer, to colon: Int) -> String {
-        var upper = colon
-        while upper > 0, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
-        // No leading blanks to trim: a line starting with one is a folded value (above).
-        guard let base = bytes.baseAddress, upper > 0 else { return "" }
+        // No leading blanks either: a line starting with one is a folded value (above).
+        guard let base = bytes.baseAddress, colon > 0 else { return "" }
         // Length and first byte pick at most one candidate, so one comparison decides.
-        let common: (bytes: StaticString, name: String)? = switch (upper, bytes[0]) {
+        let common: (bytes: StaticString, name: String)? = switch (colon, bytes[0]) {
         case (4, UInt8(ascii: "D")): ("Date", "Date")
         case (4, UInt8(ascii: "E")): ("ETag", "ETag")
         case (4, UInt8(ascii: "V")): ("Vary", "Vary")
@@ -79,8 +89,8 @@ struct CurlResponseHeadParser {
         case (17, UInt8(ascii: "T")): ("Transfer-Encoding", "Transfer-Encoding")
         default: nil
         }
-        if let common, memcmp(base, common.bytes.utf8Start, upper) == 0 { return common.name }
-        return fieldString(UnsafeRawBufferPointer(rebasing: bytes[0..<upper]))
+        if let common, memcmp(base, common.bytes.utf8Start, colon) == 0 { return common.name }
+        return fieldString(UnsafeRawBufferPointer(rebasing: bytes[0..<colon]))
     }
 
     /// The bytes in `start..<end` without surrounding spaces and tabs, as a String.
@@ -112,6 +122,7 @@ struct CurlResponseHeadParser {
         // Typical responses carry 5 to 15 fields; growing from empty would reallocate 4 times.
         headers.reserveCapacity(16)
         isHeadComplete = false
+        foldContinuesField = false
         (statusCode, httpVersion) = CurlResponseHeadParser.readStatusLine(statusLine)
     }
 
@@ -122,7 +133,15 @@ struct CurlResponseHeadParser {
         return UnsafeRawBufferPointer(rebasing: line[0..<end])
     }
 
-    /// Whether the line in `bytes` (with or without its ending) starts a new head: `HTTP/`.
+    /// Whether the line in `bytes` starts with `HTTP/` in any case, as libcurl recognises a
+    /// status line (it reads `http/1.1 500` as `HTTP/1.0 200`).
+    static func startsWithHTTPSlash(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 5 && bytes[0] | 0x20 == UInt8(ascii: "h") && bytes[1] | 0x20 == UInt8(ascii: "t")
+            && bytes[2] | 0x20 == UInt8(ascii: "t") && bytes[3] | 0x20 == UInt8(ascii: "p") && bytes[4] == UInt8(ascii: "/")
+    }
+
+    /// Whether the line in `bytes` (with or without its ending) starts a new head: `HTTP/`,
+    /// spelled exactly so (the recorder refuses any other spelling where a head begins).
     static func isStatusLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 5 && bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "T")
             && bytes[2] == UInt8(ascii: "T") && bytes[3] == UInt8(ascii: "P") && bytes[4] == UInt8(ascii: "/")

@@ -827,9 +827,21 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(NetworkError(.fileIO, fileError, curlCode: Int(code.rawValue)))
         }
         guard code == CURLE_OK else {
+            // Whether any byte of a response had arrived: a status line was recorded, or libcurl
+            // saw its first byte (a status line too long to hand over).
+            let responseArrived = head.statusCode > 0 || info(CURLINFO_STARTTRANSFER_TIME_T) > 0
             return .failure(CurlError.makeError(code: code, message: errorMessage, request: request,
                                                  response: head.statusCode > 0 ? partialResponse() : nil,
-                                                 whileReceiving: true))
+                                                 responseArrived: responseArrived, proxyRefusal: proxyRefusal()))
+        }
+        // libcurl framed the body by the status it read; one read otherwise here (`HTTP/1.1
+        // \t500`: libcurl skips the tab, the line has no code where RFC 9112 puts one) would
+        // deliver a status the body was not framed for. One getinfo per transfer.
+        let framedStatus = longInfo(CURLINFO_RESPONSE_CODE)
+        guard framedStatus == head.statusCode else {
+            return .failure(NetworkError(.invalidResponse,
+                                         "the reply from \(request.url.host ?? request.url.absoluteString) is refused: its status line reads as \(framedStatus) to libcurl but as \(head.statusCode) here",
+                                         response: partialResponse()))
         }
         var response = partialResponse()
         if let download = request.download, resumedFileIsComplete {
@@ -863,6 +875,19 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private var errorMessage: String { String(cString: errorBuffer) }
+
+    /// The status of a proxy's answer to `CONNECT` that was no `2xx`, with the proxy's address
+    /// (the peer libcurl talked to); `nil` without a proxy or when the tunnel was made. Asked
+    /// for only when a transfer failed.
+    private func proxyRefusal() -> (status: Int, proxy: String)? {
+        let status = longInfo(CURLINFO_HTTP_CONNECTCODE)
+        guard status >= 300, let easy else { return nil }
+        var address: UnsafePointer<CChar>?
+        let ip = ccurl_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &address) == CURLE_OK
+            ? address.map { String(cString: $0) } ?? "" : ""
+        let port = longInfo(CURLINFO_PRIMARY_PORT)
+        return (status, ip.isEmpty ? "(from the environment)" : ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)")
+    }
 
     private func partialResponse() -> HTTPResponse {
         // The hops before this one (redirects the engine followed) count into `redirect`,

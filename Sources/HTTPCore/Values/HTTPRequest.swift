@@ -292,7 +292,8 @@ public struct DownloadOptions: Sendable, Hashable {
     /// The file the body is written to. Its directory must exist.
     public var destination: URL
     /// Whether an existing partial file is continued with a `Range` request. Default `false`
-    /// (the file is replaced).
+    /// (the file is replaced). GET only (RFC 9110 §14.2 defines ranges for GET alone): with
+    /// another method the request fails with ``NetworkError/Kind/invalidRequest`` before it is sent.
     ///
     /// The request carries `Range: bytes=N-` (N the file's length) and, when the file keeps the
     /// validator of the response that wrote it, `If-Range` with it (its strong `ETag`, else its
