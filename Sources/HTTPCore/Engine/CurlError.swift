@@ -52,8 +52,6 @@ enum CurlError {
             (.timedOut, "the request to \(host) timed out")
         case CURLE_ABORTED_BY_CALLBACK:
             (.cancelled, "the request was cancelled")
-        case CURLE_TOO_MANY_REDIRECTS:
-            (.tooManyRedirects, "more redirects than allowed")
         case CURLE_PARTIAL_FILE:
             (.truncatedResponse, "the response from \(host) ended before its announced length")
         case CURLE_RECV_ERROR where description.contains("response headers"):
