@@ -346,7 +346,8 @@ struct TrafficControlTests {
             // The blocker takes the only slot; it is cancelled after the four others are sent,
             // and the engine handles commands in order, so all four are waiting by then.
             let blockerResult = Recorder<NetworkError.Kind?>()
-            let blocker = client.send(HTTPRequest(url: server.baseURL.appendingPathComponent("delay/30"))) {
+            // A stall holds until the client closes: a slow machine cannot let it end on its own.
+            let blocker = client.send(HTTPRequest(url: server.baseURL.appendingPathComponent("fault/stall"))) {
                 blockerResult.append($0.failure?.kind)
             }
             while server.requestCount == 0 { await Task.yield() }

@@ -44,7 +44,8 @@ struct PromptCancelDuringWaitsTests {
         let decided = Recorder<RetryDecision>()
         let url = try TestServer.url("/retry-after?seconds=20&key=prompt-cancel-\(UUID().uuidString)")
         let completions = Recorder<NetworkError.Kind?>()
-        let task = HTTPClient.shared.perform(HTTPRequest(url: url), plan: .response(),
+        // A client of its own: other suites' long transfers must not hold its per-host slots.
+        let task = HTTPClient().perform(HTTPRequest(url: url), plan: .response(),
                                              options: CallOptions(interceptors: [AfterRetryDecision(inner: RetryPolicy(),
                                                                                                    decided: decided)])) {
             completions.append($0.error?.kind)
@@ -89,7 +90,8 @@ struct PromptCancelDuringWaitsTests {
     @Test func cancelDuringAStubDelayEndsTheCallAtOnce() async throws {
         let url = try #require(URL(string: "http://127.0.0.1:9/stubbed"))
         let completions = Recorder<NetworkError.Kind?>()
-        let task = HTTPClient.shared.perform(HTTPRequest(url: url), plan: .response(),
+        // A client of its own: other suites' long transfers must not hold its per-host slots.
+        let task = HTTPClient().perform(HTTPRequest(url: url), plan: .response(),
                                              options: CallOptions(stub: Stub(body: Data(), delay: 30))) {
             completions.append($0.error?.kind)
         }
