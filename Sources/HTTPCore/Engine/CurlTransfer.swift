@@ -116,6 +116,10 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) private var idleLimit: UInt64 = 0
     @exclusivity(unchecked) private var idleSince: UInt64 = 0
     @exclusivity(unchecked) private var idleCounts: (download: Int64, upload: Int64, head: Int) = (-1, -1, -1)
+    /// Bytes of response heads handed to the header callback: the idle clock's head count,
+    /// kept here because asking libcurl (`CURLINFO_HEADER_SIZE`) on each progress call cost a
+    /// `getinfo` per call until the body started.
+    @exclusivity(unchecked) private var headBytes = 0
     @exclusivity(unchecked) private var isIdleTimedOut = false
 
     /// Room for a small body (a JSON envelope, an error, an acknowledgement), given to `body`
@@ -209,7 +213,8 @@ final class CurlTransfer: @unchecked Sendable {
                 // A refused line (a fake status line, conflicting lengths) returns 0: libcurl
                 // stops before the body, and `result(for:)` reports the recorder's reason.
                 return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
-                    transfer.head.record(UnsafeRawBufferPointer(start: buffer, count: size * count)) {
+                    transfer.headBytes &+= size * count
+                    return transfer.head.record(UnsafeRawBufferPointer(start: buffer, count: size * count)) {
                         CurlResponseHeadRecorder.RequestsSent(redirects: transfer.longInfo(CURLINFO_REDIRECT_COUNT),
                                                               bytes: transfer.longInfo(CURLINFO_REQUEST_SIZE))
                     } ? size * count : 0
@@ -679,10 +684,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Whether no byte moved for longer than the idle timeout: the clock starts when a request is
     /// about to be sent (`willSendRequest`), and any byte of a response head, a body or an
-    /// upload restarts it. The head's bytes are asked for only until the body starts: then the
-    /// body's count moves instead, and a `getinfo` per pass is saved.
+    /// upload restarts it (the head's bytes as the header callback counted them).
     private func hasBeenIdle(download: Int64, upload: Int64, at now: UInt64) -> Bool {
-        let head = download == 0 ? longInfo(CURLINFO_HEADER_SIZE) : idleCounts.head
+        let head = headBytes
         guard download == idleCounts.download, upload == idleCounts.upload, head == idleCounts.head else {
             idleCounts = (download, upload, head)
             idleSince = now
