@@ -180,6 +180,21 @@ def response(status, reason="OK", headers=(), body=b""):
     return head.encode("latin-1") + b"\r\n" + body
 
 
+def byte_routes(name, routes):
+    """Registers scenario `name` for a family of one-shot answers: `/<name>/<route>` sends the
+    bytes `routes[route](request)` returns, exactly as they are, and closes the connection, so
+    no answer's leftovers reach another request (a 404 for an unknown route)."""
+    def dispatch(connection, request):
+        segments = [s for s in request.path.split("/") if s]
+        route = routes.get(segments[1] if len(segments) > 1 else "")
+        if route is None:
+            connection.send(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return None
+        connection.send(route(request))
+        return None
+    scenario(name)(dispatch)
+
+
 @scenario("ok")
 def _ok(connection, request):
     """A plain, well-behaved 200 on a kept-alive connection: the baseline a test compares with."""

@@ -7,7 +7,7 @@ charset of `/parse/charset`.
 """
 import urllib.parse
 
-from hostile_peer import scenario
+from hostile_peer import byte_routes
 
 FAKE = b"HTTP/1.1 200 OK: x"
 
@@ -233,13 +233,4 @@ ROUTES = {
 }
 
 
-@scenario("parse")
-def _parse(connection, request):
-    """Dispatches `/parse/<name>` to ROUTES; every answer closes its connection."""
-    segments = [s for s in request.path.split("/") if s]
-    route = ROUTES.get(segments[1] if len(segments) > 1 else "")
-    if route is None:
-        connection.send(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        return None
-    connection.send(route(request))
-    return None
+byte_routes("parse", ROUTES)

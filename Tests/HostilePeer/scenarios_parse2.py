@@ -7,7 +7,7 @@ request. `resumable` answers any method with a whole body, logging what it was a
 `proxy-407.test:443` and `proxy-403.test:443` make the peer a proxy that refuses to tunnel
 (the tests name it in `https_proxy` for a child process; the scenario is the CONNECT target).
 """
-from hostile_peer import scenario
+from hostile_peer import byte_routes, scenario
 
 
 def lowercase_after_continue(request):
@@ -93,13 +93,4 @@ scenario("proxy-407.test:443")(_refuse_tunnel(407, b"Proxy Authentication Requir
 scenario("proxy-403.test:443")(_refuse_tunnel(403, b"Forbidden"))
 
 
-@scenario("parse2")
-def _parse2(connection, request):
-    """Dispatches `/parse2/<name>` to ROUTES; every answer closes its connection."""
-    segments = [s for s in request.path.split("/") if s]
-    route = ROUTES.get(segments[1] if len(segments) > 1 else "")
-    if route is None:
-        connection.send(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        return None
-    connection.send(route(request))
-    return None
+byte_routes("parse2", ROUTES)
