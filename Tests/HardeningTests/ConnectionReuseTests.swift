@@ -106,6 +106,58 @@ struct ConnectionReuseTests {
         #expect(reads.values.contains(2))
     }
 
+    /// libcurl sends a request again on another pooled connection, which can be as dead as the
+    /// first (a server that stopped closes them all): the one re-send goes on a fresh connection.
+    @Test func theOneResendGoesOnAFreshConnectionNotAnotherPooledOne() async throws {
+        let peer = try await HostilePeer.start()
+        defer { peer.stop() }
+        let client = HTTPClient()
+        let id = unique()
+        // Four pooled connections, each of which dies at its next request.
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<4 {
+                group.addTask { _ = await client.result(HTTPRequest(url: peer.url("/conn-drop-reused/\(id)/warm-\(index)?delay=0.2"))) }
+            }
+        }
+        for index in 0..<3 {
+            let result = await client.result(HTTPRequest(url: peer.url("/conn-drop-reused/\(id)/\(index)")))
+            #expect(result.success?.statusCode == 200, "request \(index): \(String(describing: result.failure))")
+        }
+        let reads = readsPerPath(peer, prefix: "/conn-drop-reused/\(id)/")
+        #expect(reads.filter { !$0.key.contains("warm") }.values.allSatisfy { $0 <= 2 })
+    }
+
+    @Test func anIdempotentRequestWhoseReusedConnectionIsResetIsSentAgainOnce() async throws {
+        let peer = try await HostilePeer.start()
+        defer { peer.stop() }
+        let client = HTTPClient()
+        let id = unique()
+        for index in 0..<8 {
+            let result = await client.result(HTTPRequest(url: peer.url("/conn-reset-reused/\(id)/\(index)")))
+            #expect(result.success?.statusCode == 200, "request \(index): \(String(describing: result.failure))")
+        }
+        let reads = readsPerPath(peer, prefix: "/conn-reset-reused/\(id)/")
+        #expect(reads.values.allSatisfy { $0 <= 2 })
+        #expect(reads.values.contains(2))
+    }
+
+    @Test func aPostWhoseReusedConnectionIsResetIsNotSentAgain() async throws {
+        let peer = try await HostilePeer.start()
+        defer { peer.stop() }
+        let client = HTTPClient()
+        let id = unique()
+        var failures: [NetworkError] = []
+        for index in 0..<8 {
+            var request = HTTPRequest(url: peer.url("/conn-reset-reused/\(id)/\(index)"), method: .post)
+            request.body = .data(Data("n=\(index)".utf8))
+            if case .failure(let error) = await client.result(request) { failures.append(error) }
+        }
+        let reads = readsPerPath(peer, prefix: "/conn-reset-reused/\(id)/")
+        #expect(reads.values.allSatisfy { $0 == 1 })
+        #expect(!failures.isEmpty)
+        #expect(failures.allSatisfy { $0.kind == .connectionLost })
+    }
+
     /// How often the peer read each path under `prefix`.
     private func readsPerPath(_ peer: HostilePeer, prefix: String) -> [String: Int] {
         peer.recordedRequests(pathPrefix: prefix).reduce(into: [:]) { $0[$1.path, default: 0] += 1 }

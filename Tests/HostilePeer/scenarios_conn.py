@@ -6,6 +6,8 @@ never see each other's: `conn-smuggle` sets its event once the smuggled bytes ar
 `conn-wait` (on another connection) answers when that has happened; `conn-hold` answers only when
 `conn-release` has been asked for its id.
 """
+import socket
+import struct
 import threading
 import time
 
@@ -52,9 +54,21 @@ def _real(connection, request):
 @scenario("conn-drop-reused")
 def _drop_reused(connection, request):
     """Answers the first request of a connection, then reads the next one on it (it is logged)
-    and closes without answering: every reused connection dies after the request was written."""
+    and closes without answering: every reused connection dies after the request was written.
+    `?delay=S` waits before the first answer (so parallel requests open connections of their own)."""
+    time.sleep(float(request.query.get("delay", "0")))
     connection.send(response(200, headers=[("Content-Type", "text/plain")], body="ok"))
     connection.read_request()
+
+
+@scenario("conn-reset-reused")
+def _reset_reused(connection, request):
+    """Like `conn-drop-reused`, but the reused connection is reset (RST, as a server that stops
+    with unread input does) instead of closed after the next request was read."""
+    connection.send(response(200, headers=[("Content-Type", "text/plain")], body="ok"))
+    if connection.read_request() is not None:
+        connection.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        connection.sock.close()
 
 
 @scenario("conn-hold")

@@ -109,6 +109,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Why the pre-request callback stopped the transfer, if it did.
     @exclusivity(unchecked) private var refusedResend = false
     @exclusivity(unchecked) private var foundStaleConnection = false
+    /// Whether the pre-request callback stopped libcurl's re-send so that the engine makes it
+    /// on a fresh connection (`restartOnFreshConnection`).
+    @exclusivity(unchecked) private var needsFreshResend = false
     /// Whether the transfer was started again on a fresh connection (`restartOnFreshConnection`).
     @exclusivity(unchecked) private var hasRestarted = false
     /// The idle timeout in nanoseconds (0: none), when the last byte moved (0: the request is
@@ -703,6 +706,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// - A second send for the same redirect hop is libcurl re-sending a request whose reused
     ///   connection died: allowed once for an idempotent method or a request with an
     ///   `Idempotency-Key` (RFC 9110 §9.2.2), never otherwise — it may have reached the server.
+    ///   The one re-send is made by the engine on a fresh connection, not on the pooled one
+    ///   libcurl picked, which may be as dead as the first.
     /// - A reused HTTP/1 connection with bytes waiting has a response nobody asked for on it
     ///   (a smuggled one would answer this request): the transfer stops, and the engine starts
     ///   it again on a fresh connection (`restartOnFreshConnection`).
@@ -710,6 +715,7 @@ final class CurlTransfer: @unchecked Sendable {
         let proceed = Int32(CURL_PREREQFUNC_OK), abort = Int32(CURL_PREREQFUNC_ABORT)
         guard let easy, !isCancelRequested.load(ordering: .relaxed) else { return abort }
         foundStaleConnection = false  // a restarted transfer's earlier finding
+        needsFreshResend = false
         let connects = longInfo(CURLINFO_NUM_CONNECTS)
         let isReusedConnection = connects == connectsBeforeSend
         connectsBeforeSend = connects
@@ -723,6 +729,13 @@ final class CurlTransfer: @unchecked Sendable {
                 resends += 1
                 if resends > 1 || !(request.method.isIdempotent || request.headers.contains("Idempotency-Key")) {
                     refusedResend = true
+                    return abort
+                }
+                // libcurl chose another pooled connection for the one re-send, which may be as dead
+                // as the first (a server that stopped closes them all): the engine sends it
+                // again itself, on a fresh connection.
+                if !hasRestarted {
+                    needsFreshResend = true
                     return abort
                 }
             }
@@ -754,10 +767,12 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// Whether the transfer stopped on a stale reused connection before anything was sent, so
-    /// the engine may start it again (once); the handle's last result is then meaningless.
+    /// Whether the transfer stopped before a send — on a stale reused connection, or at
+    /// libcurl's re-send of a request whose reused connection died — so the engine may start it
+    /// again (once) on a fresh connection; the handle's last result is then meaningless.
     var restartsOnFreshConnection: Bool {
-        foundStaleConnection && !hasRestarted && sends == 1 && hopOfLastSend == 0 && !isCancelRequested.load(ordering: .relaxed)
+        (foundStaleConnection || needsFreshResend) && !hasRestarted && sends == 1 && hopOfLastSend == 0
+            && !isCancelRequested.load(ordering: .relaxed)
     }
 
     /// Prepares the transfer to be added again on a fresh connection (the stale one is closed
@@ -816,7 +831,7 @@ final class CurlTransfer: @unchecked Sendable {
         if isIdleTimedOut {
             return .failure(CurlError.idleTimeout(request: request, response: head.statusCode > 0 ? partialResponse() : nil))
         }
-        if refusedResend {
+        if refusedResend || needsFreshResend {
             return .failure(CurlError.resendRefused(request: request))
         }
         if foundStaleConnection {
