@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 // Chain — a Swift HTTP client for Linux built directly on libcurl.
-// Layers (an arrow never points up): CCurl → HTTPCore → Cache → Chain / AFStyle → Samples.
+// Layers (an arrow never points up; Docs/Architecture.md has the map):
+//   HTTPCore (values, pipeline) → CurlTransport (libcurl engine) and Cache → HTTPFeatures
+//   (decoding, hooks, retry, redaction) → Chain / AFStyle (front ends) → Samples.
 import PackageDescription
 
 // Swift 6 language mode (strict concurrency) for every target; warnings are treated as errors by `make`.
@@ -16,6 +18,8 @@ let package = Package(
         .library(name: "AFStyle", targets: ["AFStyle"]),
         .library(name: "Cache", targets: ["Cache"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
+        .library(name: "CurlTransport", targets: ["CurlTransport"]),
+        .library(name: "HTTPFeatures", targets: ["HTTPFeatures"]),
         .library(name: "FastJSON", targets: ["FastJSON"]),
         .library(name: "SampleServer", targets: ["SampleServer"]),
         .executable(name: "sample-server", targets: ["sample-server"]),
@@ -27,11 +31,18 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // Pure-Swift SHA-256, shared by the cache (file names, checksums) and the sample server.
         .target(name: "Digest", swiftSettings: strict),
-        .target(name: "HTTPCore", dependencies: ["CCurl", "Digest", "FastJSON"], swiftSettings: strict),
         .target(name: "FastJSON", swiftSettings: strict),
+        // Values and the pipeline; the transport sits behind its `Transport` protocol.
+        .target(name: "HTTPCore", swiftSettings: strict),
+        // The libcurl engine: package-level, public only in how an `HTTPClient` is made.
+        .target(name: "CurlTransport", dependencies: ["HTTPCore", "CCurl"], swiftSettings: strict),
         .target(name: "Cache", dependencies: ["HTTPCore", "Digest", "FastJSON"], swiftSettings: strict),
-        .target(name: "Chain", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
-        .target(name: "AFStyle", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
+        // What apps build on the pipeline: decoding, the shipped hooks, retry, token refresh, redaction.
+        .target(name: "HTTPFeatures", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
+        .target(name: "Chain", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "FastJSON"],
+                swiftSettings: strict),
+        .target(name: "AFStyle", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "FastJSON"],
+                swiftSettings: strict),
         .target(name: "SampleServer", dependencies: ["Digest", "CZlib"], swiftSettings: strict),
         .executableTarget(name: "sample-server", dependencies: ["SampleServer"], swiftSettings: strict),
 
@@ -53,15 +64,15 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "SampleServer", "Digest"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
         .testTarget(name: "FastJSONTests", dependencies: ["TestSupport", "FastJSON"]),
-        .testTarget(name: "CacheTests", dependencies: ["TestSupport", "Cache", "HTTPCore", "SampleServer"]),
+        .testTarget(name: "CacheTests", dependencies: ["TestSupport", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer"]),
         .testTarget(name: "ChainTests", dependencies: ["TestSupport", "Chain", "SampleServer"]),
         .testTarget(name: "AFStyleTests", dependencies: ["TestSupport", "AFStyle", "SampleServer", "Digest"]),
         .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
         // The same calls through both front ends: the hook event streams and cache deliveries must match.
         .testTarget(name: "FrontEndParityTests", dependencies: ["Chain", "AFStyle", "SampleServer"]),
-        .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "HTTPCore", "SampleServer", "Digest"]),
+        .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,13 +30,13 @@ let package = Package(
         .target(name: "FuzzDriver"),
         // Response heads as libcurl hands them over, line by line; then what reads the
         // headers afterwards (content type, charset, Cache-Control, dates, freshness).
-        fuzzTarget("fuzz-response-head", ["HTTPCore", "Cache"]),
+        fuzzTarget("fuzz-response-head", ["HTTPCore", "CurlTransport", "Cache"]),
         // Envelopes, lenient scalars, serializers and validation on arbitrary bodies, with
         // both JSON backends (FastJSON and Foundation) compared.
-        fuzzTarget("fuzz-decoding", ["HTTPCore"]),
+        fuzzTarget("fuzz-decoding", ["HTTPCore", "HTTPFeatures"]),
         // Parameter trees (from bytes and from arbitrary JSON) through the query, form and
         // JSON encoders and the curl renderer.
-        fuzzTarget("fuzz-parameters", ["HTTPCore"]),
+        fuzzTarget("fuzz-parameters", ["HTTPCore", "HTTPFeatures"]),
         // Cache metadata files: unframing, checksum, JSON, validation, the entry and the
         // freshness rules that read it.
         fuzzTarget("fuzz-cache-entry", ["HTTPCore", "Cache"]),

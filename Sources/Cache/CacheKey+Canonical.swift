@@ -131,7 +131,7 @@ extension CacheKey {
         // Sorted by name, each with its values in order: the order of fields does not matter,
         // the order of one field's values does.
         let names = request.headers.names.map { $0.lowercased() }
-            .filter { Redaction.isCredentialHeader($0) || extra.contains($0) }
+            .filter { HTTPHeaders.isCredential($0) || extra.contains($0) }
         for name in names.sorted() {
             parts.append(name + ":" + request.headers.values(for: name).joined(separator: "\n"))
         }

@@ -8,7 +8,7 @@ import HTTPCore
 /// Two requests that differ only in the order of their query parameters, the case of the
 /// scheme or host, a default port or a fragment get the same key. Different credentials give
 /// different keys, so two users never share an entry: `Cookie`, a user in the URL, and every
-/// header whose name contains `auth`, `token`, `key` or `session` (``Redaction/isCredentialHeader(_:)``:
+/// header whose name contains `auth`, `token`, `key` or `session` (``HTTPHeaders/isCredential(_:)``:
 /// `Authorization`, `X-Auth-Token`, `token`, `X-API-Key`, …). Only a SHA-256 of them is kept,
 /// never the credentials themselves. Other request headers select among stored variants
 /// through the response's `Vary` (every policy honours it), or join the key when named in

@@ -1,8 +1,10 @@
+@testable import Cache
+import CurlTransport
 import Dispatch
 import Foundation
-import Testing
-@testable import Cache
 import HTTPCore
+import HTTPFeatures
+import Testing
 
 /// Issue 21's cache items, without I/O beyond a temporary store: freshness after a retry
 /// wait (11), the heuristic cap, invalidation under every policy, `Vary` under every policy

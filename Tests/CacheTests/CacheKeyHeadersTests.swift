@@ -1,7 +1,9 @@
-import Foundation
-import Testing
 @testable import Cache
+import CurlTransport
+import Foundation
 import HTTPCore
+import HTTPFeatures
+import Testing
 
 /// Extra key headers named by a configuration (issue 21, item 24): hashed into the key like
 /// credentials, in any case, with the order of fields irrelevant.

@@ -1,7 +1,9 @@
-import Foundation
-import Testing
 @testable import Cache
+import CurlTransport
+import Foundation
 import HTTPCore
+import HTTPFeatures
+import Testing
 
 @Suite("Cache keys")
 struct CacheKeyTests {

@@ -1,8 +1,10 @@
+@testable import Cache
+import CurlTransport
 import Digest
 import Foundation
-import Testing
-@testable import Cache
 import HTTPCore
+import HTTPFeatures
+import Testing
 
 /// The metadata file's JSON: written by HTTPCore's JSON writer, read by FastJSON, and the same
 /// format `JSONEncoder` wrote before, so a store survives an upgrade (and a downgrade).

@@ -1,7 +1,9 @@
-import Foundation
-import Testing
 @testable import Cache
+import CurlTransport
+import Foundation
 import HTTPCore
+import HTTPFeatures
+import Testing
 
 /// The pure freshness rules, with a fixed `now`: no disk, no network, no clock.
 @Suite("Freshness rules (RFC 9111)")

@@ -1,8 +1,10 @@
+@testable import Cache
+import CurlTransport
 import Foundation
 import Glibc
-import Testing
-@testable import Cache
 import HTTPCore
+import HTTPFeatures
+import Testing
 
 /// A writer killed with SIGKILL at random moments never leaves a damaged entry behind: after
 /// every kill, whatever reads back verifies, and no temporary file survives a reopen.

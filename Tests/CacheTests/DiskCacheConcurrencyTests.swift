@@ -1,9 +1,11 @@
+@testable import Cache
+import CurlTransport
 import Dispatch
 import Foundation
+import HTTPCore
+import HTTPFeatures
 import Synchronization
 import Testing
-@testable import Cache
-import HTTPCore
 
 @Suite("Disk store: locking and concurrency")
 struct DiskCacheConcurrencyTests {

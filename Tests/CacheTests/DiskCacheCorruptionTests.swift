@@ -1,8 +1,10 @@
+@testable import Cache
+import CurlTransport
 import Foundation
+import HTTPCore
+import HTTPFeatures
 import Synchronization
 import Testing
-@testable import Cache
-import HTTPCore
 
 /// Damaged entries are misses: deleted, reported, never a crash or a huge allocation.
 @Suite("Disk store: damaged entries")

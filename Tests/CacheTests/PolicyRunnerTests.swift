@@ -1,9 +1,11 @@
+@testable import Cache
+import CurlTransport
 import Dispatch
 import Foundation
+import HTTPCore
+import HTTPFeatures
 import Synchronization
 import Testing
-@testable import Cache
-import HTTPCore
 
 /// Each policy's delivery sequence, with a `network` closure under the test's control.
 @Suite("Policy runner")

@@ -1,9 +1,11 @@
+@testable import Cache
+import CurlTransport
 import Dispatch
 import Foundation
-import Testing
-@testable import Cache
 import HTTPCore
+import HTTPFeatures
 import SampleServer
+import Testing
 
 /// Every policy over real HTTP: the sample server on loopback, `HTTPClient.shared.send` as
 /// the network closure.

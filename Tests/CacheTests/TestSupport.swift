@@ -1,10 +1,12 @@
+@testable import Cache
+import CurlTransport
 import Dispatch
 import Foundation
-import Synchronization
-import Testing
-@testable import Cache
 import HTTPCore
+import HTTPFeatures
+import Synchronization
 @_exported import TestSupport
+import Testing
 
 /// A fresh directory under the temporary directory, removed when `body` returns.
 func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {

@@ -1,7 +1,9 @@
 import CCurl
+@testable import CurlTransport
 import Dispatch
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import SampleServer
 import Testing
 
@@ -12,7 +14,7 @@ import Testing
 struct CallbackHandoffTests {
     @Test("the default callback queues are marked; a queue the caller makes is not")
     func onlyLibraryQueuesAreMarked() {
-        #expect(CallbackHandoff.isMarked(HTTPClient.Configuration().callbackQueue))
+        #expect(CallbackHandoff.isMarked(HTTPClient().callbackQueue))
         #expect(CallbackHandoff.isMarked(HTTPClient.makeCallbackQueue(label: "test.marked")))
         #expect(!CallbackHandoff.isMarked(DispatchQueue(label: "test.plain")))
         #expect(!CallbackHandoff.isMarked(DispatchQueue.main))

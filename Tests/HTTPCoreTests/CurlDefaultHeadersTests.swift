@@ -1,5 +1,7 @@
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import SampleServer
 import Testing
 

@@ -1,6 +1,8 @@
+import CurlTransport
 import FastJSON
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 /// FastJSON (the default) and Foundation behind ``JSONDecoding``: every shared decoding path

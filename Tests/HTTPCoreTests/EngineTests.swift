@@ -1,6 +1,8 @@
+import CurlTransport
 import Digest
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import SampleServer
 import Synchronization
 import Testing

@@ -1,4 +1,6 @@
+import CurlTransport
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 @Suite("HTTPHeaders")

@@ -1,6 +1,8 @@
+@testable import CurlTransport
 import Dispatch
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// Issue 21, item 1 (related): a shared transfer stops taking joiners the moment its response is

@@ -1,5 +1,7 @@
+import CurlTransport
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 @Suite("Parameter encoding")

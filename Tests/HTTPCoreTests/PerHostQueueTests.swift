@@ -1,8 +1,10 @@
+@testable import CurlTransport
 import Dispatch
 import Foundation
 @testable import HTTPCore
-import Testing
+@testable import HTTPFeatures
 import TestSupport
+import Testing
 
 // Requests held back by the per-host cap are queued and cancelled in constant time, and start
 // highest priority first, then in arrival order. Straight on the engine, so the 100,000

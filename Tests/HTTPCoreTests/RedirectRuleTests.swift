@@ -1,5 +1,7 @@
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// The redirect rules as a pure function (no I/O): the next hop's method, body, header fields,

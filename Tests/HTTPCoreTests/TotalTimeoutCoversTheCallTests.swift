@@ -1,5 +1,7 @@
+import CurlTransport
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 /// A request's total timeout covers the whole call — time queued behind the per-host cap,

@@ -1,5 +1,7 @@
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// The URL facts the engine works out once per request, read on the URL string's bytes.

@@ -1,6 +1,8 @@
+@testable import CurlTransport
 @testable import HTTPCore
-import Testing
+@testable import HTTPFeatures
 import TestSupport
+import Testing
 
 // The per-host waiting queue's order, without I/O: highest priority first, then arrival order.
 @Suite("Waiting queue")

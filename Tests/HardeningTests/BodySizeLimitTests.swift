@@ -1,6 +1,8 @@
 import Chain
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// The size limits apply to bodies, not to what a head announces: a HEAD or a 304 for a large

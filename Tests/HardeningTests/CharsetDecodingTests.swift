@@ -1,7 +1,9 @@
 import AFStyle
 import Chain
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// Text in every charset the system can decode is decoded, by name or alias; only bytes that

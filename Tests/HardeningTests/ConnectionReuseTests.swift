@@ -1,8 +1,10 @@
 import AFStyle
 import Chain
+import CurlTransport
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 // A pooled connection is reused only when it is clean, and a request reaches the server as

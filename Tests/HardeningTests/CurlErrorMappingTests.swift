@@ -1,6 +1,8 @@
 import CCurl
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// Every libcurl failure a server can cause on purpose ends in the kind that names it, with

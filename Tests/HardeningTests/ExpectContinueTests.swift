@@ -1,5 +1,7 @@
+import CurlTransport
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 /// Bodies go out without `Expect: 100-continue` (issue 21, "Also"): a server that never answers

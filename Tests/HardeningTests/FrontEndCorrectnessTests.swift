@@ -1,9 +1,11 @@
 import AFStyle
 import Cache
 import Chain
+import CurlTransport
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import SampleServer
 import Synchronization
 import Testing

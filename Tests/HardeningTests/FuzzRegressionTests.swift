@@ -1,7 +1,9 @@
 @testable import Cache
+@testable import CurlTransport
 import Digest
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// Inputs from the fuzz targets in `Fuzz/` (`make fuzz`), inline, with the promise each one

@@ -1,5 +1,7 @@
+import CurlTransport
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 // The hostile peer itself: it starts, answers its well-behaved baseline, and logs what it read.

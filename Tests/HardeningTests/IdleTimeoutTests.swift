@@ -1,7 +1,9 @@
 import AFStyle
+import CurlTransport
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 // The idle timeout means what its documentation says — no byte received or sent for that

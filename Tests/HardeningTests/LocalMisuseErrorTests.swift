@@ -1,6 +1,8 @@
 import CCurl
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// libcurl codes that a server's bytes and a caller's own request can both cause are read as a

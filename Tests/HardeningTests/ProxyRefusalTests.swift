@@ -1,5 +1,7 @@
+import CurlTransport
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 /// A proxy that refuses to tunnel (`CONNECT` answered 407 or 403) is named in the error with

@@ -1,5 +1,7 @@
+import CurlTransport
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 /// A hostile peer started off the Swift concurrency pool: starting one waits for python to

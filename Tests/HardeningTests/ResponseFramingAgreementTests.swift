@@ -1,5 +1,7 @@
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// What a caller sees of a response head agrees with how libcurl framed it: a status line

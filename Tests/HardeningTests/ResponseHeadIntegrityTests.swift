@@ -1,6 +1,8 @@
 import Chain
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 import Testing
 
 /// One hostile peer for the response-head suites (`Tests/HostilePeer/scenarios_parse.py`).

@@ -1,6 +1,8 @@
 import Chain
+import CurlTransport
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 /// `download(to:resumesPartialFile: true)` against servers that ignore `Range`, honour it, change

@@ -1,5 +1,6 @@
 // The engine alone: `HTTPCore.HTTPClient` through every scenario, callback style.
 import BenchSupport
+import CurlTransport
 import Dispatch
 import Foundation
 import HTTPCore

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPCore
+@testable import HTTPFeatures
 
 /// A model with a lenient field of every kind.
 struct LenientModel: Decodable, Sendable {

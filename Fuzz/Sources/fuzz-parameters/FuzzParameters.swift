@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPFeatures
 
 /// Reads a parameter tree out of fuzzer bytes: every case of `Parameter`, any string bytes
 /// (repaired to valid UTF-8 as `String(decoding:)` does), any double bit pattern (NaN and

@@ -1,4 +1,5 @@
 @testable import Cache
+@testable import CurlTransport
 import Foundation
 @testable import HTTPCore
 

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Sends ``HTTPRequest``s on libcurl and calls back with ``HTTPResponse``s.
+/// Sends ``HTTPRequest``s through the pipeline and calls back with ``HTTPResponse``s.
 ///
 /// Each client owns one engine: one loop thread with one libcurl multi handle, which pools
 /// connections, DNS results and TLS sessions. Make one client (or use ``shared``) and keep
@@ -27,21 +27,22 @@ public final class HTTPClient: Sendable {
         /// Idle connections kept for reuse. Default 32.
         public var maximumIdleConnections: Int
         /// Where completions and progress closures run unless a request names its own queue.
-        /// Default: a serial queue of this client's, which works in command-line programs
-        /// (nothing needs to run the main run loop). Never the engine's loop thread.
-        public var callbackQueue: DispatchQueue
-        /// The `User-Agent` sent unless a request sets its own.
-        /// Default `Chain/<version> libcurl/<version>`. One with CR, LF or NUL fails every
-        /// request with ``NetworkError/Kind/invalidRequest`` (it would smuggle in header lines).
-        public var userAgent: String
+        /// Default `nil`: a serial queue of the client's own (``HTTPClient/callbackQueue``), which
+        /// works in command-line programs (nothing needs to run the main run loop). Never the
+        /// engine's loop thread.
+        public var callbackQueue: DispatchQueue?
+        /// The `User-Agent` sent unless a request sets its own. Default `nil`:
+        /// `Chain/<version> libcurl/<version>` (``HTTPClient/defaultUserAgent``). One with CR, LF
+        /// or NUL fails every request with ``NetworkError/Kind/invalidRequest`` (it would smuggle
+        /// in header lines).
+        public var userAgent: String?
         /// Interceptors every call of this client runs, before the call's own. Default none.
         public var interceptors: [any RequestInterceptor]
 
         /// Makes a configuration; every argument has the default stated on its property.
         public init(maximumConnectionsPerHost: Int = 6, maximumConcurrentRequestsPerHost: Int = 6,
                     maximumConnections: Int = 0, maximumIdleConnections: Int = 32,
-                    callbackQueue: DispatchQueue = HTTPClient.makeCallbackQueue(label: "chain.http.callbacks"),
-                    userAgent: String = HTTPClient.defaultUserAgent, interceptors: [any RequestInterceptor] = []) {
+                    callbackQueue: DispatchQueue? = nil, userAgent: String? = nil, interceptors: [any RequestInterceptor] = []) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
             self.maximumConnections = maximumConnections
@@ -55,40 +56,24 @@ public final class HTTPClient: Sendable {
     /// This library's version.
     public static let version = "0.1.0"
 
-    /// `Chain/<version> libcurl/<version>`, the default `User-Agent`.
-    public static let defaultUserAgent = "Chain/\(version) libcurl/\(CurlGlobal.version)"
-
-    /// The client both front ends use unless told otherwise, with the default configuration.
-    public static let shared = HTTPClient()
-
     /// The configuration the client was made with.
     public let configuration: Configuration
-    private let engine: CurlEngine?
-    let startupError: NetworkError?
-    /// The engine's hand-off counts, for tests.
-    var callbackHandoff: CallbackHandoff? { engine?.handoff }
-    private let coalescer = TransferCoalescer()
+    /// Where completions and progress closures run unless a request names its own queue: the
+    /// configuration's ``Configuration/callbackQueue``, else a serial queue of this client's.
+    public let callbackQueue: DispatchQueue
+    /// What moves the bytes (the libcurl engine for every client made with `init(configuration:)`).
+    package let transport: any Transport
 
-    /// Makes a client and starts its engine thread. If libcurl cannot be initialised, every
-    /// request fails with ``NetworkError/Kind/transport`` instead of crashing; if the
-    /// configured user agent has CR, LF or NUL, with ``NetworkError/Kind/invalidRequest``.
-    public init(configuration: Configuration = Configuration()) {
+    /// Makes a client on `transport`; `init(configuration:)` (module `CurlTransport`, re-exported
+    /// by both front ends) passes the libcurl engine.
+    package init(configuration: Configuration, transport: any Transport) {
         self.configuration = configuration
-        let limits = CurlEngine.Limits(connectionsPerHost: max(0, configuration.maximumConnectionsPerHost),
-                                       concurrentRequestsPerHost: max(0, configuration.maximumConcurrentRequestsPerHost),
-                                       totalConnections: max(0, configuration.maximumConnections),
-                                       cachedConnections: max(1, configuration.maximumIdleConnections))
-        do {
-            engine = try CurlEngine(limits: limits, userAgent: configuration.userAgent, name: "chain.curl-loop")
-            startupError = nil
-        } catch {
-            engine = nil
-            startupError = error
-        }
+        self.transport = transport
+        self.callbackQueue = configuration.callbackQueue ?? transport.makeCallbackQueue(label: "chain.http.callbacks")
     }
 
     deinit {
-        engine?.shutDownWhenIdle()
+        transport.shutDownWhenIdle()
     }
 
     /// Sends a request through the pipeline (interceptors, hooks) and delivers the response
@@ -123,41 +108,9 @@ public final class HTTPClient: Sendable {
     @discardableResult
     public func perform<Value>(_ request: HTTPRequest, plan: ResponsePlan<Value>, options: CallOptions = CallOptions(),
                                deliver: @escaping @Sendable (Delivery<Value>) -> Void) -> HTTPTask {
-        let call = PipelineCall(client: self, engine: engine, request: request, plan: plan, options: options, deliver: deliver)
+        let call = PipelineCall(client: self, request: request, plan: plan, options: options, deliver: deliver)
         call.start()
         return call.task
-    }
-
-    /// Hands one validated transfer to the engine on behalf of `task`, sharing an identical
-    /// `GET`/`HEAD` already in flight for the same `sharingQueue` when `coalesces` is set.
-    /// `completion` always runs on `queue` (the pipeline relies on it), a request refused here
-    /// included; `queue` is `sharingQueue` or a serial queue that targets it.
-    func startTransfer(_ request: HTTPRequest, task: HTTPTask, engine: CurlEngine, queue: DispatchQueue,
-                       sharingQueue: DispatchQueue, coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
-                       completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
-        let target: TransferTarget
-        do {
-            target = try HTTPClient.validate(request)
-        } catch {
-            queue.async { completion(.failure(error)) }
-            return
-        }
-        let cancelled = NetworkError(.cancelled, "the request was cancelled")
-        if coalesces, TransferCoalescer.canCoalesce(request) {
-            let (transfer, cancel) = coalescer.join(request, target: target, engine: engine, queue: queue,
-                                                    sharingQueue: sharingQueue, progress: progress, completion: completion)
-            if let transfer { engine.add(transfer) }
-            // Attaching after joining: a cancel that raced ahead still leaves the group cleanly.
-            if !task.attach(request: request, cancel: cancel) { cancel() }
-            return
-        }
-        let transfer = CurlTransfer(request: request, target: target, handoff: engine.handoff, callbackQueue: queue,
-                                    progress: progress, completion: completion)
-        guard task.attach(request: request, cancel: { engine.cancel(transfer) }) else {
-            queue.async { completion(.failure(cancelled)) }
-            return
-        }
-        engine.add(transfer)
     }
 
     /// Sends a request and waits for its response. Cancelling the Swift task cancels the transfer.
@@ -174,60 +127,6 @@ public final class HTTPClient: Sendable {
             box.cancel()
         }
         return try result.get()
-    }
-
-    /// Checks what libcurl would otherwise reject late or, worse, send: the scheme, the host,
-    /// the method token, header injection, and files that must exist.
-    /// - Returns: the URL facts the transfer needs, each worked out once here.
-    static func validate(_ request: HTTPRequest) throws(NetworkError) -> TransferTarget {
-        let target = try TransferTarget(url: request.url)
-        let urlString = target.urlString
-        // libcurl refuses strings over CURL_MAX_INPUT_LENGTH (8,000,000 bytes) with a bare
-        // BAD_FUNCTION_ARGUMENT; say what is wrong instead.
-        let urlLength = urlString.utf8.count
-        guard urlLength <= 8_000_000 else {
-            throw NetworkError(.invalidRequest, "the URL is \(urlLength) bytes long; libcurl accepts at most 8,000,000 (send large parameters in the body)")
-        }
-        try request.timeouts.validate()
-        guard request.method.isValidToken else {
-            throw NetworkError(.invalidRequest, "\"\(request.method.rawValue)\" is not a valid HTTP method")
-        }
-        if let field = request.headers.firstUnsafeField() {
-            throw NetworkError(.invalidRequest,
-                               "header \"\(field.name.debugDescription.dropFirst().dropLast())\" has a character that is not allowed (CR, LF, NUL or a non-token name)")
-        }
-        switch request.body {
-        case .file(let url):
-            try requireReadableFile(url)
-        case .multipart(let form):
-            for part in form.parts {
-                if case .file(let url) = part.content { try requireReadableFile(url) }
-            }
-        case .none, .data:
-            break
-        }
-        if let download = request.download {
-            let directory = download.destination.deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw NetworkError(.fileIO, "the download directory \(directory) does not exist")
-            }
-            // Range is defined for GET alone (RFC 9110 §14.2): a server ignores it on another
-            // method, and the answer to one POST is no continuation of another's.
-            guard !download.resumesPartialFile || request.method == .get else {
-                throw NetworkError(.invalidRequest,
-                                   "resumesPartialFile needs GET: \(request.method.rawValue) has no byte ranges to resume (download without it)")
-            }
-        }
-        return target
-    }
-
-    private static func requireReadableFile(_ url: URL) throws(NetworkError) {
-        var isDirectory: ObjCBool = false
-        guard url.isFileURL, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-              !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: url.path) else {
-            throw NetworkError(.fileIO, "the file \(url.path) does not exist or cannot be read")
-        }
     }
 }
 

@@ -62,7 +62,7 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
     /// interceptor, a retry delay) — so a cancel reaches it at once. Returns `false` (and
     /// attaches nothing) when the task was already cancelled or ended, so the caller can fail
     /// it (with ``stopError``) instead of going on.
-    func attach(request: HTTPRequest, cancel: @escaping @Sendable () -> Void) -> Bool {
+    package func attach(request: HTTPRequest, cancel: @escaping @Sendable () -> Void) -> Bool {
         storage.withLock { storage in
             guard storage.state == .running, storage.endError == nil else { return false }
             storage.currentRequest = request

@@ -14,7 +14,7 @@ import Synchronization
 /// closure runs exactly once (twice for a `.fileFirst` hit).
 final class PipelineCall<Value>: Sendable {
     private let client: HTTPClient
-    private let engine: CurlEngine?
+    private let transport: any Transport
     let task: HTTPTask
     private let plan: ResponsePlan<Value>
     private let options: CallOptions
@@ -33,16 +33,16 @@ final class PipelineCall<Value>: Sendable {
     private let deliver: @Sendable (Delivery<Value>) -> Void
     private let state = Mutex(PipelineCallState())
 
-    init(client: HTTPClient, engine: CurlEngine?, request: HTTPRequest, plan: ResponsePlan<Value>, options: CallOptions,
+    init(client: HTTPClient, request: HTTPRequest, plan: ResponsePlan<Value>, options: CallOptions,
          deliver: @escaping @Sendable (Delivery<Value>) -> Void) {
         self.client = client
-        self.engine = engine
+        self.transport = client.transport
         self.task = HTTPTask(originalRequest: request)
         self.plan = plan
         self.options = options
-        let callerQueue = options.queue ?? client.configuration.callbackQueue
+        let callerQueue = options.queue ?? client.callbackQueue
         self.callerQueue = callerQueue
-        self.queue = CallbackHandoff.isMarked(callerQueue) ? callerQueue
+        self.queue = client.transport.isCallbackQueue(callerQueue) ? callerQueue
             : DispatchQueue(label: "chain.call", target: callerQueue)
         self.hooks = (options.usesGlobalHooks ? Hooks.shared.all : []) + options.hooks
         self.interceptors = client.configuration.interceptors + options.interceptors
@@ -118,13 +118,9 @@ final class PipelineCall<Value>: Sendable {
             }
             return
         }
-        guard let engine else {
-            done(.failure(client.startupError ?? NetworkError(.transport, "libcurl is not available")), false)
-            return
-        }
         let progress = makeProgressHandler()
-        client.startTransfer(request, task: task, engine: engine, queue: queue, sharingQueue: callerQueue,
-                             coalesces: options.coalescesIdenticalRequests, progress: progress) { [self] result in
+        transport.start(request, task: task, queue: queue, sharingQueue: callerQueue,
+                        coalesces: options.coalescesIdenticalRequests, progress: progress) { [self] result in
             let result = explained(result)
             guard !interceptors.isEmpty else {
                 done(result, true)
@@ -259,7 +255,7 @@ final class PipelineCall<Value>: Sendable {
             report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
             // This is the transfer's completion block: if the delivery sent another request,
             // stay awake for its completion instead of letting the thread park.
-            engine?.handoff.keepWarm()
+            transport.deliveryEnded()
         } else {
             queue.async { [self] in
                 report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)

@@ -70,7 +70,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     }
 
     /// Makes room for `count` fields, so a parser adding them one by one does not regrow the array.
-    mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         fields.reserveCapacity(count)
     }
 
@@ -130,7 +130,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// The first field whose name or value could break the request framing: an empty or
     /// non-token name, or CR, LF or NUL in a value. `nil` when every field is safe.
-    func firstUnsafeField() -> Field? {
+    package func firstUnsafeField() -> Field? {
         fields.first { field in
             field.name.isEmpty
                 || !field.name.utf8.allSatisfy(HTTPHeaders.isTokenCharacter)

@@ -45,7 +45,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     }
 
     /// Whether the token is a valid RFC 9110 method token (non-empty, `tchar` only).
-    var isValidToken: Bool {
+    package var isValidToken: Bool {
         !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPHeaders.isTokenCharacter)
     }
 

@@ -10,7 +10,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Every field, as one plain value: what the box holds, and what the traffic coalescer's
     /// groups keep and compare (a struct stored in the group itself, so comparing requests
     /// never reads a box another thread made).
-    struct Fields: Sendable, Hashable {
+    package struct Fields: Sendable, Hashable {
         var url: URL
         var method: HTTPMethod
         var headers: HTTPHeaders
@@ -24,7 +24,7 @@ public struct HTTPRequest: Sendable, Hashable {
         var priority: RequestPriority
 
         /// The method and URL only; equality still compares everything (see ``HTTPRequest/hash(into:)``).
-        func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(method)
             hasher.combine(url.absoluteString)
         }
@@ -60,7 +60,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// All fields as one value.
-    var fields: Fields { storage.fields }
+    package var fields: Fields { storage.fields }
 
     /// Compares every field; two copies of one value compare equal without looking at them.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
@@ -201,7 +201,7 @@ public struct Timeouts: Sendable, Hashable {
 
     /// Refuses a negative or NaN timeout (`.infinity` and huge values mean no limit).
     /// - Throws: ``NetworkError/Kind/invalidRequest`` naming the timeout.
-    func validate() throws(NetworkError) {
+    package func validate() throws(NetworkError) {
         for (name, value) in [("connect", connect), ("idle", idle), ("total", total)] where value.isNaN || value < 0 {
             throw NetworkError(.invalidRequest, "the \(name) timeout is \(value) s; use a positive number of seconds, or 0 or .infinity for no limit")
         }
@@ -209,21 +209,21 @@ public struct Timeouts: Sendable, Hashable {
 
     /// `seconds` as libcurl's milliseconds, rounded up: 0 (no limit) for 0, a non-finite or
     /// negative value, or one longer than ``longestMilliseconds``.
-    static func milliseconds(_ seconds: TimeInterval) -> Int {
+    package static func milliseconds(_ seconds: TimeInterval) -> Int {
         let value = (seconds * 1000).rounded(.up)
         guard value.isFinite, value > 0, value <= longestMilliseconds else { return 0 }
         return Int(value)
     }
 
     /// `seconds` in nanoseconds, under the same rules as ``milliseconds(_:)`` (0: no limit).
-    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+    package static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
         let milliseconds = milliseconds(seconds)
         guard milliseconds > 0 else { return 0 }
         return UInt64((seconds * 1_000_000_000).rounded(.up))
     }
 
     /// `seconds` for a message: "3 s", "1.5 s".
-    static func describe(_ seconds: TimeInterval) -> String {
+    package static func describe(_ seconds: TimeInterval) -> String {
         guard seconds.isFinite else { return "\(seconds) s" }
         return seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
     }

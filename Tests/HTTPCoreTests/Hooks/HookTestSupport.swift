@@ -1,6 +1,8 @@
+import CurlTransport
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Synchronization
 
 /// Collects what a hook writes, in order, and how many writes there were.

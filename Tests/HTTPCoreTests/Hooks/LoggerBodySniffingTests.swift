@@ -1,5 +1,7 @@
+import CurlTransport
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 /// The logger judges bodies by their bytes, not by their `Content-Type` (issue 21, item 21).

@@ -1,6 +1,8 @@
+import CurlTransport
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 @Suite("Hooks: network activity", .timeLimit(.minutes(1)))

@@ -1,5 +1,7 @@
+import CurlTransport
 import Foundation
 import HTTPCore
+import HTTPFeatures
 import Testing
 
 @Suite("Hooks: terminal progress", .timeLimit(.minutes(1)))

@@ -1,0 +1,150 @@
+import CCurl
+import Dispatch
+import Foundation
+import HTTPCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One engine's bookkeeping for keeping the thread of a library-made callback queue awake for a moment after a delivery
+/// while other transfers are in flight, so that the next completion finds it running.
+///
+/// Why: libdispatch parks an idle worker thread at once, and waking a parked one is slow —
+/// measured on the 2-core benchmark machine, a round trip through `DispatchQueue.async` takes
+/// 3 µs to a busy worker and 22 µs to a parked one, more than half of a whole loopback
+/// request. Requests chained from completions (log in, then load the profile, then the list)
+/// paid that on every step. Now the delivering block, when it delivered a transfer's result
+/// in place and another transfer is still in flight, yields the processor in a loop until the
+/// engine posts the next completion; the serial queue's drain then runs that completion on the
+/// same, still running, thread.
+///
+/// How long it waits (``warmth(transfersInFlight:lastChainedWait:)``):
+/// - **Several transfers in flight: up to 50 µs.** Completions come often, and the processors
+///   have other work (the engine, the server on a loopback benchmark): a longer wait would take
+///   time from them — measured with 32 in flight, a 1 ms wait cost 18% of throughput.
+/// - **One in flight — a chain — up to 200 µs, when the last chained wait took at most
+///   150 µs.** Nothing else of the engine needs a processor until that one response, so the
+///   wait costs only the processor time itself, and it must last the whole round trip to help:
+///   50 µs ran out just before a loopback response (measured 37–74 µs from the end of one
+///   delivery to the start of the next) and left sequential small GETs at 0.65× raw libcurl,
+///   against 0.90× with 150 µs or more.
+/// - **One in flight, with a longer last wait (a remote server): not at all.** No wait short
+///   enough to be cheap would last the round trip; parking costs ~20 µs against milliseconds.
+///
+/// Only queues made by ``HTTPClient/makeCallbackQueue(label:)`` (the default callback queues
+/// of HTTPClient, Chain and AFStyle) do this: a queue the caller supplies — the main queue,
+/// say — is never held. Nothing waits when nothing else is in flight (a lone request), a
+/// completion is already waiting (many requests in flight), or the process may run on one
+/// processor only (``isWaitingByYieldingUseful``).
+final class CallbackHandoff: Sendable {
+    /// Transfers handed to the engine whose completion has not been posted yet.
+    let transfersInFlight = Atomic<Int>(0)
+    /// Transfer completions posted to a callback queue whose block has not started yet.
+    let postedCompletions = Atomic<Int>(0)
+    /// When the last chained wait began (uptime nanoseconds), or 0 when none is being timed.
+    private let chainedWaitStart = Atomic<UInt64>(0)
+    /// How long the last chained wait took, from the end of a delivery with one transfer in
+    /// flight to the start of the next completion block, in nanoseconds; 0 until one is measured.
+    let lastChainedWait = Atomic<UInt64>(0)
+
+    /// The wait with several transfers in flight, or before a chained wait was measured.
+    static let sharedWarmth: UInt64 = 50_000
+    /// The wait for a chain whose last wait took at most ``chainedWaitLimit``.
+    static let chainWarmth: UInt64 = 200_000
+    /// The longest chained wait that is still worth bridging by yielding.
+    static let chainedWaitLimit: UInt64 = 150_000
+
+    /// Whether waiting by yielding can pay off: only when the process may run on more than
+    /// one processor. On one (`taskset -c 0`, say), the thread being waited for cannot run
+    /// while the waiting one holds the processor, and `sched_yield` does not reliably hand it
+    /// over: pinned to one core with nginx, the engine loop's wait cost 10% of sequential
+    /// throughput. Read once, when first needed; a later change of affinity is not seen.
+    static let isWaitingByYieldingUseful: Bool = {
+        let count = Int(ccurl_usable_processor_count())
+        return (count > 0 ? count : ProcessInfo.processInfo.activeProcessorCount) > 1
+    }()
+
+    private final class Marker: Sendable {}
+    private static let key = DispatchSpecificKey<Marker>()
+    private static let marker = Marker()
+
+    /// Marks `queue` as one whose deliveries may keep its thread warm.
+    static func mark(_ queue: DispatchQueue) {
+        queue.setSpecific(key: key, value: marker)
+    }
+
+    /// Whether `queue` was made by ``HTTPClient/makeCallbackQueue(label:)``.
+    static func isMarked(_ queue: DispatchQueue) -> Bool {
+        queue.getSpecific(key: key) != nil
+    }
+
+    /// A transfer was handed to the engine.
+    func transferStarted() {
+        transfersInFlight.add(1, ordering: .relaxed)
+    }
+
+    /// A transfer's completion is about to be posted. Counted as posted before it stops
+    /// counting as in flight, so a thread in ``keepWarm()`` always sees one or the other.
+    func completionPosted() {
+        postedCompletions.add(1, ordering: .relaxed)
+        transfersInFlight.subtract(1, ordering: .relaxed)
+    }
+
+    /// The posted completion's block started; ends the timing of a chained wait.
+    func completionStarted() {
+        postedCompletions.subtract(1, ordering: .relaxed)
+        let start = chainedWaitStart.exchange(0, ordering: .relaxed)
+        if start != 0 {
+            lastChainedWait.store(DispatchTime.now().uptimeNanoseconds &- start, ordering: .relaxed)
+        }
+    }
+
+    /// How long a delivering thread stays awake for the next completion (see the type's
+    /// documentation for the why of each case).
+    /// - Parameters:
+    ///   - transfersInFlight: the engine's transfers whose completion is not posted yet.
+    ///   - lastChainedWait: the last measured chained wait in nanoseconds; 0 when none was.
+    static func warmth(transfersInFlight: Int, lastChainedWait: UInt64) -> UInt64 {
+        guard transfersInFlight == 1, lastChainedWait > 0 else { return sharedWarmth }
+        return lastChainedWait <= chainedWaitLimit ? chainWarmth : 0
+    }
+
+    /// At the end of a delivery made in a transfer's completion block: stays on the processor,
+    /// yielding, until the next completion is posted, nothing is in flight any more, or the
+    /// ``warmth(transfersInFlight:lastChainedWait:)`` passed — on marked queues only.
+    func keepWarm() {
+        let inFlight = transfersInFlight.load(ordering: .relaxed)
+        guard CallbackHandoff.isWaitingByYieldingUseful, inFlight > 0,
+              postedCompletions.load(ordering: .relaxed) == 0,
+              DispatchQueue.getSpecific(key: CallbackHandoff.key) != nil else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if inFlight == 1 { chainedWaitStart.store(now, ordering: .relaxed) }
+        let budget = CallbackHandoff.warmth(transfersInFlight: inFlight,
+                                            lastChainedWait: lastChainedWait.load(ordering: .relaxed))
+        guard budget > 0 else { return }
+        let deadline = now + budget
+        while transfersInFlight.load(ordering: .relaxed) > 0, postedCompletions.load(ordering: .relaxed) == 0,
+              DispatchTime.now().uptimeNanoseconds < deadline {
+            sched_yield()
+        }
+    }
+}
+
+extension HTTPClient {
+    /// A serial queue for completions whose thread stays awake for a moment after a delivery
+    /// while other requests are in flight, so that a request sent from a completion gets its
+    /// own completion without waiting for libdispatch to wake a parked thread (about 20 µs on
+    /// a small machine): up to 50 µs with several requests in flight; up to 200 µs for the one
+    /// request of a chain while its round trips take at most 150 µs, and not at all when they
+    /// take longer. The default callback queues of ``HTTPClient``, Chain and
+    /// AFStyle are made this way; use it for a serial callback queue of your own that should
+    /// behave the same. Never holds the thread when nothing else is in flight, or when the
+    /// process may run on one processor only (its affinity mask, as `taskset` sets it).
+    package static func makeCallbackQueue(label: String) -> DispatchQueue {
+        let queue = DispatchQueue(label: label)
+        CallbackHandoff.mark(queue)
+        return queue
+    }
+}

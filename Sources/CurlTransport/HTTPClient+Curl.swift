@@ -1,0 +1,34 @@
+import Dispatch
+import HTTPCore
+
+extension HTTPClient {
+    /// `Chain/<version> libcurl/<version>`, the default `User-Agent`.
+    public static let defaultUserAgent = "Chain/\(version) libcurl/\(CurlGlobal.version)"
+
+    /// The client both front ends use unless told otherwise, with the default configuration.
+    public static let shared = HTTPClient()
+
+    /// Makes a client and starts its engine thread: one loop thread with one libcurl multi
+    /// handle, which pools connections, DNS results and TLS sessions. If libcurl cannot be
+    /// initialised, every request fails with ``NetworkError/Kind/transport`` instead of crashing;
+    /// if the configured user agent has CR, LF or NUL, with ``NetworkError/Kind/invalidRequest``.
+    /// - Parameter configuration: the client's settings. Default: every default of
+    ///   ``Configuration/init(maximumConnectionsPerHost:maximumConcurrentRequestsPerHost:maximumConnections:maximumIdleConnections:callbackQueue:userAgent:interceptors:)``.
+    public convenience init(configuration: Configuration = Configuration()) {
+        let limits = CurlEngine.Limits(connectionsPerHost: max(0, configuration.maximumConnectionsPerHost),
+                                       concurrentRequestsPerHost: max(0, configuration.maximumConcurrentRequestsPerHost),
+                                       totalConnections: max(0, configuration.maximumConnections),
+                                       cachedConnections: max(1, configuration.maximumIdleConnections))
+        let transport: any Transport
+        do {
+            transport = try LibcurlTransport(limits: limits, userAgent: configuration.userAgent ?? HTTPClient.defaultUserAgent,
+                                             name: "chain.curl-loop")
+        } catch {
+            transport = FailingTransport(error: error)
+        }
+        self.init(configuration: configuration, transport: transport)
+    }
+
+    /// The engine's hand-off counts, for tests.
+    var callbackHandoff: CallbackHandoff? { (transport as? LibcurlTransport)?.engine.handoff }
+}

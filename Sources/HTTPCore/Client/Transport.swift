@@ -1,0 +1,31 @@
+import Dispatch
+
+/// What the pipeline needs from whatever moves bytes: start one transfer, and the hand-off
+/// rules for the callback queues the transport delivers to.
+///
+/// The libcurl engine (module `CurlTransport`) is the transport of every real client;
+/// ``FailingTransport`` answers every transfer with one error (a client whose engine could not
+/// start). Stubbed answers and requests that cannot be built never reach a transport.
+package protocol Transport: Sendable {
+    /// Starts one transfer on behalf of `task`, sharing an identical `GET`/`HEAD` already in
+    /// flight for the same `sharingQueue` when `coalesces` is set. `completion` always runs on
+    /// `queue` (the pipeline relies on it), a request refused by the transport's own checks
+    /// included; `queue` is `sharingQueue` or a serial queue that targets it.
+    func start(_ request: HTTPRequest, task: HTTPTask, queue: DispatchQueue, sharingQueue: DispatchQueue,
+               coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
+               completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
+
+    /// Whether `queue` is a serial callback queue made by ``makeCallbackQueue(label:)``, whose
+    /// blocks the pipeline may run in place instead of on a queue of the call's own.
+    func isCallbackQueue(_ queue: DispatchQueue) -> Bool
+
+    /// A serial queue for completions, tuned for this transport's hand-off.
+    func makeCallbackQueue(label: String) -> DispatchQueue
+
+    /// Called at the end of a delivery made in a transfer's completion block: the delivery may
+    /// have sent another request, whose completion the transport may wait for in place.
+    func deliveryEnded()
+
+    /// Finishes the transfers in flight, then releases the transport's resources.
+    func shutDownWhenIdle()
+}

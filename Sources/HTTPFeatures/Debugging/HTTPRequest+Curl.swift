@@ -1,0 +1,95 @@
+import Foundation
+import HTTPCore
+
+extension HTTPRequest {
+    /// The request as a `curl` command line that a POSIX shell runs as it is, with secrets
+    /// hidden by `redaction` — for logs, bug reports and "copy as cURL".
+    ///
+    /// Every argument is single-quoted. The method, headers, body (`--data-binary`; a file as
+    /// `@path`; multipart fields as `--form-string`/`-F`), redirects (`-L`), a total timeout
+    /// (`--max-time`), the HTTP version, a download destination (`-o`) and insecure TLS (`-k`)
+    /// are rendered; the `User-Agent` and `Accept-Encoding` the engine adds are not (they are
+    /// not part of the request value). A body is redacted by what it is, whatever its
+    /// `Content-Type` claims: a JSON object or array as JSON, a form-encoded body as a form;
+    /// any other body, and one longer than `maximumBodyBytes`, is shown as a `<N bytes>`
+    /// placeholder (under ``Redaction/none``, printable text is shown as it is), so the
+    /// command still shows what was sent but no longer reproduces it.
+    ///
+    /// - Parameters:
+    ///   - redaction: what to hide. Default ``Redaction/default`` (`Authorization`, `Cookie`,
+    ///     password- and token-like parameters in the query, form, JSON and multipart bodies).
+    ///   - maximumBodyBytes: the longest body rendered in full. Default 65 536.
+    ///   - multiline: one argument per line, joined with ` \` continuations. Default `true`.
+    public func curlCommand(redacting redaction: Redaction = .default, maximumBodyBytes: Int = 65_536,
+                            multiline: Bool = true) -> String {
+        var arguments: [String] = []
+        let hasBody: Bool
+        switch body {
+        case .none: hasBody = false
+        default: hasBody = true
+        }
+        if method == .head {
+            arguments.append("--head")
+        } else if method != .get || hasBody {
+            arguments.append("-X \(CurlQuoting.quote(method.rawValue))")
+        }
+        if case .follow(let maximum) = redirectPolicy {
+            arguments.append("-L --max-redirs \(maximum)")
+        }
+        // An infinite or NaN total is no limit to render.
+        if timeouts.total > 0, timeouts.total.isFinite { arguments.append("--max-time \(CurlQuoting.number(timeouts.total))") }
+        switch httpVersion {
+        case .automatic: break
+        case .http1_1: arguments.append("--http1.1")
+        case .http2PriorKnowledge: arguments.append("--http2-prior-knowledge")
+        }
+        if tls.allowsInsecureConnections { arguments.append("-k") }
+        for field in headers {
+            let value = redaction.redactedValue(ofHeader: field.name, value: field.value)
+            arguments.append("-H \(CurlQuoting.quote("\(field.name): \(value)"))")
+        }
+        arguments.append(contentsOf: bodyArguments(redaction: redaction, maximumBodyBytes: maximumBodyBytes))
+        if let download { arguments.append("-o \(CurlQuoting.quote(download.destination.path))") }
+        arguments.append(CurlQuoting.quote(redaction.redacting(url)))
+        return "curl " + arguments.joined(separator: multiline ? " \\\n  " : " ")
+    }
+
+    private func bodyArguments(redaction: Redaction, maximumBodyBytes: Int) -> [String] {
+        switch body {
+        case .none:
+            return []
+        case .file(let fileURL):
+            return ["--data-binary \(CurlQuoting.quote("@" + fileURL.path))"]
+        case .data(let data):
+            guard data.count <= maximumBodyBytes else {
+                return ["--data-binary \(CurlQuoting.quote("<\(data.count) bytes>"))"]
+            }
+            guard let text = redaction.redactedBodyText(data) else {
+                return ["--data-binary \(CurlQuoting.quote("<\(data.count) bytes>"))"]
+            }
+            return ["--data-binary \(CurlQuoting.quote(text))"]
+        case .multipart(let form):
+            return form.parts.map { part in multipartArgument(part, redaction: redaction, maximumBodyBytes: maximumBodyBytes) }
+        }
+    }
+
+    private func multipartArgument(_ part: MultipartFormData.Part, redaction: Redaction, maximumBodyBytes: Int) -> String {
+        var attributes = ""
+        if let fileName = part.fileName { attributes += ";filename=\(CurlQuoting.formAttribute(fileName))" }
+        if let mimeType = part.mimeType { attributes += ";type=\(mimeType)" }
+        switch part.content {
+        case .file(let fileURL):
+            return "-F \(CurlQuoting.quote("\(part.name)=@\(CurlQuoting.formAttribute(fileURL.path))\(attributes)"))"
+        case .data(let data):
+            if redaction.redactsParameter(named: part.name) {
+                return "--form-string \(CurlQuoting.quote("\(part.name)=\(redaction.replacement)"))"
+            }
+            // `--form-string` sends the text as it is; `-F` would read a leading `@` or `<` as a file.
+            if part.fileName == nil, part.mimeType == nil, data.count <= maximumBodyBytes,
+               let text = CurlQuoting.printableText(data) {
+                return "--form-string \(CurlQuoting.quote("\(part.name)=\(text)"))"
+            }
+            return "--form-string \(CurlQuoting.quote("\(part.name)=<\(data.count) bytes\(part.fileName.map { " of \($0)" } ?? "")>"))"
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import HTTPCore
+
+extension Envelope {
+    /// The business code and message of a body, each in canonical string form (a missing
+    /// message is `""`). Reads only the two key paths; the payload is not decoded.
+    ///
+    /// - Parameters:
+    ///   - response: the response whose body is read.
+    ///   - decoding: the decoder to parse with (its key strategy applies to the paths).
+    ///     Default `.fast()`, which reads the paths from FastJSON's `JSONValue` without
+    ///     `Decodable` when the keys need no conversion.
+    /// - Throws: ``NetworkError/Kind/decodingFailed`` when the body is not JSON or has no code
+    ///   at ``codePath`` (the error's `codingPath` names it).
+    public func header(of response: HTTPResponse,
+                       decoding: JSONDecoding = .fast()) throws(NetworkError) -> (code: String, message: String) {
+        do {
+            let header = try decoding.envelopeHeader(of: response.body, codePath: KeyPathContext.components(codePath),
+                                                     messagePath: KeyPathContext.components(messagePath))
+            return (header.code, header.message)
+        } catch {
+            var failure = NetworkError.decoding(error, type: Envelope.self, response: response)
+            failure.message = "the response is not a \(codePath) envelope: " + failure.message
+            throw failure
+        }
+    }
+
+    /// ``header(of:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
+    public func header(of response: HTTPResponse, decoder: JSONDecoder) throws(NetworkError) -> (code: String, message: String) {
+        try header(of: response, decoding: .foundation(decoder))
+    }
+
+    /// Checks the business code: returns when it is one of ``successCodes``.
+    ///
+    /// - Parameters:
+    ///   - response: the response whose body is read.
+    ///   - decoding: the decoder to parse with. Default `.fast()`.
+    /// - Throws: ``NetworkError/Kind/business(code:message:)`` with the server's code and
+    ///   message (and the response) for any other code; ``NetworkError/Kind/decodingFailed``
+    ///   when there is no code to check (see ``header(of:decoding:)``).
+    public func check(_ response: HTTPResponse, decoding: JSONDecoding = .fast()) throws(NetworkError) {
+        let (code, message) = try header(of: response, decoding: decoding)
+        guard successCodes.contains(code) else {
+            throw NetworkError(.business(code: code, message: message),
+                               message.isEmpty ? "the server reported business error \(code)"
+                                               : "\(message) (business code \(code))",
+                               response: response)
+        }
+    }
+
+    /// ``check(_:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
+    public func check(_ response: HTTPResponse, decoder: JSONDecoder) throws(NetworkError) {
+        try check(response, decoding: .foundation(decoder))
+    }
+
+    /// Decodes the payload at ``payloadPath`` (the whole body when `nil`) as `type`, straight
+    /// from the bytes — the envelope around it is not decoded, nothing is re-encoded.
+    ///
+    /// A missing payload decodes to `nil` when `T` is optional; for any other type it is a
+    /// ``NetworkError/Kind/decodingFailed`` error whose `codingPath` names the missing key.
+    /// A `null` payload decodes only into an optional.
+    ///
+    /// - Parameters:
+    ///   - type: the payload's type.
+    ///   - response: the response whose body is read.
+    ///   - decoding: the decoder to use (its strategies apply to the payload). Default `.fast()`.
+    public func decodePayload<T: Decodable>(_ type: T.Type, from response: HTTPResponse,
+                                            decoding: JSONDecoding = .fast()) throws(NetworkError) -> T {
+        try Envelope.decode(type, at: payloadPath, from: response, decoding: decoding)
+    }
+
+    /// ``decodePayload(_:from:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
+    public func decodePayload<T: Decodable>(_ type: T.Type, from response: HTTPResponse,
+                                            decoder: JSONDecoder) throws(NetworkError) -> T {
+        try decodePayload(type, from: response, decoding: .foundation(decoder))
+    }
+
+    /// The payload at ``payloadPath`` (the whole body when `nil`) as Foundation objects
+    /// (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`), the objects
+    /// `JSONSerialization` makes (see ``JSONDecoding/jsonObject(with:)``). A missing payload is
+    /// `NSNull()`.
+    ///
+    /// - Parameter decoding: which parser makes the objects. Default `.fast()`.
+    /// - Throws: ``NetworkError/Kind/decodingFailed`` when the body is not JSON or an object on
+    ///   the path is not an object.
+    public func payloadJSON(from response: HTTPResponse, decoding: JSONDecoding = .fast()) throws(NetworkError) -> Any {
+        try Envelope.json(at: payloadPath, from: response, decoding: decoding)
+    }
+
+    /// The value at a dotted key path of a JSON body (the whole body when `path` is `nil` or
+    /// empty) as the Foundation objects `JSONSerialization` makes; fragments are allowed and a
+    /// missing key gives `NSNull()`.
+    ///
+    /// - Parameters:
+    ///   - path: the dotted key path, or `nil`.
+    ///   - response: the response whose body is read.
+    ///   - decoding: `.fast` parses with FastJSON (the same objects, number classes included),
+    ///     `.foundation` with `JSONSerialization`. Default `.fast()`.
+    /// - Throws: ``NetworkError/Kind/decodingFailed`` when the body is not JSON or a value on
+    ///   the path is not an object.
+    public static func json(at path: String?, from response: HTTPResponse,
+                            decoding: JSONDecoding = .fast()) throws(NetworkError) -> Any {
+        let root: Any
+        do {
+            root = try decoding.jsonObject(with: response.body)
+        } catch {
+            throw NetworkError(.decodingFailed, "the body is not JSON", response: response, underlyingError: error)
+        }
+        var current = root
+        var walked: [String] = []
+        for key in KeyPathContext.components(path) {
+            guard let object = current as? [String: Any] else {
+                throw NetworkError(.decodingFailed, "expected an object at \(walked.isEmpty ? "the top level" : walked.joined(separator: "."))",
+                                   response: response, codingPath: walked.isEmpty ? nil : walked.joined(separator: "."))
+            }
+            walked.append(key)
+            current = object[key] ?? NSNull()
+        }
+        return current
+    }
+
+    /// Decodes `type` at a dotted key path of a body (the whole body when `path` is `nil` or
+    /// empty) with ``JSONDecoding/decode(_:from:atKeyPath:)`` — the shared helper of both
+    /// front ends, and the one place that turns decoding errors into ``NetworkError``s.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode. Default: inferred.
+    ///   - path: the dotted key path, or `nil`.
+    ///   - response: the response whose body is read.
+    ///   - decoding: the decoder to use. Default `.fast()`.
+    /// - Throws: ``NetworkError/Kind/decodingFailed`` with the coding path of the failure.
+    public static func decode<T: Decodable>(_ type: T.Type = T.self, at path: String?, from response: HTTPResponse,
+                                            decoding: JSONDecoding = .fast()) throws(NetworkError) -> T {
+        do {
+            return try decoding.decode(T.self, from: response.body, atKeyPath: path)
+        } catch {
+            throw NetworkError.decoding(error, type: T.self, response: response)
+        }
+    }
+
+    /// ``decode(_:at:from:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
+    public static func decode<T: Decodable>(_ type: T.Type = T.self, at path: String?, from response: HTTPResponse,
+                                            decoder: JSONDecoder) throws(NetworkError) -> T {
+        try decode(type, at: path, from: response, decoding: .foundation(decoder))
+    }
+}

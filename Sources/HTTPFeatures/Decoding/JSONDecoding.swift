@@ -1,0 +1,131 @@
+import FastJSON
+import Foundation
+import HTTPCore
+
+/// Which decoder turns JSON bodies into values: FastJSON's `FastJSONDecoder` (the
+/// default everywhere) or Foundation's `JSONDecoder`.
+///
+/// Every typed path of both front ends goes through ``decode(_:from:atKeyPath:)``: models,
+/// envelope payloads, envelope codes, error bodies, and the ``Lenient`` fields inside them.
+/// Both backends give the same values and the same `DecodingError`s (case and coding path),
+/// so a ``NetworkError/Kind/decodingFailed`` error carries the same ``NetworkError/codingPath``
+/// whichever ran. `.foundation` is the switch back, e.g. for a `JSONDecoder` subclass or a
+/// feature FastJSON leaves out (`allowsJSON5`, `assumesTopLevelDictionary`).
+///
+/// ```swift
+/// .decoding(.fast())                       // the default
+/// .decoding(.foundation())                 // Foundation's JSONDecoder()
+/// .decoder(snakeCaseJSONDecoder)           // the same as .decoding(.foundation(snakeCaseJSONDecoder))
+/// ```
+///
+/// A `JSONDecoder` is a class: configure it before handing it over, since every call that
+/// uses the setting shares the instance (decoding never changes it). A `FastJSONDecoder` is a
+/// value and is copied.
+public enum JSONDecoding: Sendable {
+    /// FastJSON's decoder, with its strategies. Default argument: `FastJSONDecoder()`
+    /// (default keys, `.deferredToDate`, `.base64`, non-conforming floats throw).
+    case fast(FastJSONDecoder = FastJSONDecoder())
+    /// Foundation's `JSONDecoder`, with its strategies. Default argument: `JSONDecoder()`.
+    case foundation(JSONDecoder = JSONDecoder())
+
+    /// Decodes `type` from the value at a dotted key path of a JSON document (the whole
+    /// document when `keyPath` is `nil` or empty; default `nil`) — straight from the bytes,
+    /// without decoding the envelope around the value or re-encoding it.
+    ///
+    /// Key paths name object keys only (`data.returnData.rankinglist`; empty components are
+    /// ignored) and are matched after the decoder's `keyDecodingStrategy` has converted the
+    /// keys, the same for both backends. A missing last key gives `nil` when `T` is optional;
+    /// a `null` value decodes only into an optional.
+    ///
+    /// - Throws: the `DecodingError` the decoder threw — `keyNotFound` with the path of the
+    ///   object searched for a missing key, `typeMismatch` when a step is not an object,
+    ///   `dataCorrupted` with an empty path for a body that is not JSON — or whatever a type's
+    ///   `init(from:)` threw.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data, atKeyPath keyPath: String? = nil) throws -> T {
+        let path = KeyPathContext.components(keyPath)
+        switch self {
+        case .foundation(let decoder):
+            // The path is walked inside the decoder by `KeyPathPayload`, through nested
+            // containers, so errors carry full coding paths and nothing is re-encoded.
+            return try KeyPathContext.$payloadPath.withValue(path) {
+                try decoder.decode(KeyPathPayload<T>.self, from: data).value
+            }
+        case .fast(let decoder):
+            if path.isEmpty { return try decoder.decode(T.self, from: data) }
+            guard JSONDecoding.fastDecoderMatchesKeysAsWritten(decoder), JSONDecoding.namesObjectKeysOnly(path) else {
+                // Converted keys or numeric components: only the container walk has the
+                // semantics documented above, and FastJSON runs it as well.
+                return try KeyPathContext.$payloadPath.withValue(path) {
+                    try decoder.decode(KeyPathPayload<T>.self, from: data).value
+                }
+            }
+            do {
+                return try decoder.decode(T.self, from: data, atKeyPath: path.joined(separator: "."))
+            } catch {
+                // FastJSON reports a missing payload as `keyNotFound` at the parent's path; an
+                // error from inside `T` has a path at least as long as the key path.
+                if case DecodingError.keyNotFound(let key, let context) = error, key.stringValue == path.last,
+                   context.codingPath.count == path.count - 1, let none = KeyPathPayload<T>.missingValue {
+                    return none
+                }
+                throw error
+            }
+        }
+    }
+
+    /// Parses a JSON document into the objects `JSONSerialization.jsonObject(with:options:
+    /// .fragmentsAllowed)` returns (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`):
+    /// with `.fast`, FastJSON's `JSONValue.jsonObject(with:)`, which makes the same objects
+    /// (number classes included) and rejects the same input; with `.foundation`,
+    /// `JSONSerialization` itself.
+    ///
+    /// - Throws: FastJSON's `JSONParseError` or `JSONSerialization`'s error for input that is
+    ///   not JSON.
+    public func jsonObject(with data: Data) throws -> Any {
+        switch self {
+        case .fast:
+            return try JSONValue.jsonObject(with: data)
+        case .foundation:
+            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        }
+    }
+
+    /// The Foundation decoder this setting stands for: the `JSONDecoder` of `.foundation`
+    /// itself, or a new `JSONDecoder` with the strategies and `userInfo` of `.fast`'s decoder
+    /// (a copy: changing it changes nothing here).
+    public var jsonDecoder: JSONDecoder {
+        switch self {
+        case .foundation(let decoder):
+            return decoder
+        case .fast(let fast):
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = fast.keyDecodingStrategy
+            decoder.dateDecodingStrategy = fast.dateDecodingStrategy
+            decoder.dataDecodingStrategy = fast.dataDecodingStrategy
+            decoder.nonConformingFloatDecodingStrategy = fast.nonConformingFloatDecodingStrategy
+            decoder.userInfo = fast.userInfo
+            return decoder
+        }
+    }
+
+    /// Decodes the whole document as `type` with the backend's own top-level `decode`.
+    func decodeDocument<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        switch self {
+        case .foundation(let decoder): try decoder.decode(T.self, from: data)
+        case .fast(let decoder): try decoder.decode(T.self, from: data)
+        }
+    }
+
+    /// Whether FastJSON's own key-path lookup, which compares keys byte for byte, finds what
+    /// the container walk would.
+    static func fastDecoderMatchesKeysAsWritten(_ decoder: FastJSONDecoder) -> Bool {
+        if case .useDefaultKeys = decoder.keyDecodingStrategy { return true }
+        return false
+    }
+
+    /// FastJSON's lookup also indexes arrays with numeric components; the documented key paths
+    /// do not, so those paths take the container walk.
+    static func namesObjectKeysOnly(_ path: [String]) -> Bool {
+        !path.contains { Int($0) != nil }
+    }
+}
