@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Opening, locking, cleanup at open, eviction and the management operations.
 extension DiskCache {

@@ -1,5 +1,6 @@
 import Digest
 import Foundation
+import HTTPCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

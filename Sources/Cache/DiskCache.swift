@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPCore
 import Synchronization
 
 /// The on-disk store: one directory of entries, each a metadata file and a body file.

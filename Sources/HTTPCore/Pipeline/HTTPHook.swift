@@ -27,7 +27,7 @@ public protocol HTTPHook: Sendable {
     func didFail(_ context: HookContext, error: NetworkError)
     /// The response cache dealt with a problem (a damaged entry deleted, a disk error). Runs on
     /// the cache's own queue, not a request's callback queue.
-    func cacheDidReport(_ notice: CacheNotice)
+    func cacheDidReport(_ event: CacheEvent)
 }
 
 extension HTTPHook {
@@ -40,7 +40,7 @@ extension HTTPHook {
     /// Does nothing.
     public func didFail(_ context: HookContext, error: NetworkError) {}
     /// Does nothing.
-    public func cacheDidReport(_ notice: CacheNotice) {}
+    public func cacheDidReport(_ event: CacheEvent) {}
 }
 
 /// What a hook learns about the request an event belongs to.

@@ -1,10 +1,9 @@
-import HTTPCore
-
-/// Something the cache wants a person (or a log) to know about. The cache never fails a
-/// request because of its disk: these events are the only trace such problems leave.
+/// Something the response cache wants a person (or a log) to know about. The cache never
+/// fails a request because of its disk: these events are the only trace such problems leave.
 ///
-/// Delivered to the store's reporter (``DiskCache/reporter``, a no-op by default) on the
-/// cache's serial queue, after the cache's lock is released, so a reporter may call back
+/// The one vocabulary of cache reports: the cache module reports in it, a store's reporter
+/// receives it, and so do the hooks (``HTTPHook/cacheDidReport(_:)``). Delivered on the
+/// cache's serial queue, after the cache's lock is released, so a receiver may call back
 /// into the cache.
 public enum CacheEvent: Sendable, Hashable, CustomStringConvertible {
     /// An entry could not be read back intact (truncated, damaged bytes, an impossible
@@ -32,25 +31,11 @@ public enum CacheEvent: Sendable, Hashable, CustomStringConvertible {
         case .removedLeftovers(let files): "cache: removed \(files) leftover files"
         }
     }
-}
 
-extension CacheEvent {
-    /// The event as the hooks see it.
-    public var notice: CacheNotice {
-        let kind: CacheNotice.Kind = switch self {
-        case .corruptedEntry: .corruptedEntry
-        case .diskError: .diskError
-        case .openedReadOnly: .openedReadOnly
-        case .evicted: .evicted
-        case .removedLeftovers: .removedLeftovers
-        }
-        return CacheNotice(kind: kind, message: description)
-    }
-
-    /// The default reporter of every store: tells the globally installed hooks
-    /// (``HTTPHook/cacheDidReport(_:)``), so a damaged entry is never deleted silently.
+    /// The default reporter of every cache store: tells the globally installed hooks
+    /// (``HTTPHook/cacheDidReport(_:)``) in the order they were added, so a damaged entry is
+    /// never deleted silently.
     public static let reportToHooks: @Sendable (CacheEvent) -> Void = { event in
-        let notice = event.notice
-        for hook in Hooks.shared.all { hook.cacheDidReport(notice) }
+        for hook in Hooks.shared.all { hook.cacheDidReport(event) }
     }
 }
