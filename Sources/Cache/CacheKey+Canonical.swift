@@ -60,10 +60,39 @@ extension CacheKey {
     static func normalizedComponent(_ raw: Substring) -> String {
         // The common case — unreserved characters and `+` only — is its own canonical form;
         // Foundation's percent-decoding was most of a key's cost.
-        if raw.utf8.allSatisfy({ $0 == UInt8(ascii: "+") || ParameterEncoding.leavesUnencoded($0) }) { return String(raw) }
+        if raw.utf8.allSatisfy({ $0 == UInt8(ascii: "+") || isCanonicallyUnencoded($0) }) { return String(raw) }
         return raw.split(separator: "+", omittingEmptySubsequences: false).map { piece in
-            piece.removingPercentEncoding.map(ParameterEncoding.percentEncode) ?? String(piece)
+            piece.removingPercentEncoding.map(canonicalPercentEncoding) ?? String(piece)
         }.joined(separator: "+")
+    }
+
+    /// The bytes the key's canonical form leaves as they are: RFC 3986's unreserved characters,
+    /// `?` and `/`. Part of the key format (``version``): the key is a normal form, not the
+    /// bytes sent, so any one choice would do, but keys name files on disk, so it must never
+    /// follow another encoder's changes.
+    static func isCanonicallyUnencoded(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "?"), UInt8(ascii: "/"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Percent-encodes (upper-case hex) every byte ``isCanonicallyUnencoded(_:)`` does not keep.
+    static func canonicalPercentEncoding(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isCanonicallyUnencoded(byte) {
+                bytes.append(byte)
+            } else {
+                bytes.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether a parameter name, or its base before the first `[`, is ignored.
@@ -91,7 +120,9 @@ extension CacheKey {
     }
 
     /// HTTPCore's encoders already write form and JSON bodies with sorted keys, so bytes are
-    /// canonical as they are; only removing ignored parameters needs parsing.
+    /// canonical as they are; only removing ignored parameters needs parsing. A JSON body is
+    /// then written again by the same parameter encoder that wrote it for the wire, so ignoring
+    /// a parameter the body does not hold leaves its key unchanged.
     static func canonicalBody(_ data: Data, contentType: String?, ignoredParameters: Set<String>) -> Data {
         guard !ignoredParameters.isEmpty, let contentType = contentType?.lowercased() else { return data }
         if contentType.hasPrefix("application/x-www-form-urlencoded") {

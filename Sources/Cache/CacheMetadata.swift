@@ -5,10 +5,11 @@ import HTTPCore
 
 /// The metadata file of an entry, and its framing on disk.
 ///
-/// The file is `magic (8 bytes) | payload length (UInt64, little-endian) | payload (JSON) |
-/// SHA-256 of everything before it (32 bytes)`. The length must equal the file's size minus
-/// the framing, and the digest must match, so a truncated file, a flipped byte or an absurd
-/// length field is detected before anything is decoded or allocated from it.
+/// The file is `magic (8 bytes) | payload length (UInt64, little-endian) | payload (JSON as
+/// ``MetadataJSON`` describes it) | SHA-256 of everything before it (32 bytes)`. The length
+/// must equal the file's size minus the framing, and the digest must match, so a truncated
+/// file, a flipped byte or an absurd length field is detected before anything is decoded or
+/// allocated from it.
 struct CacheMetadata: Codable, Sendable, Equatable {
     static let magic = Array("CHAINC01".utf8)
     static let headerSize = 16
@@ -48,24 +49,37 @@ struct CacheMetadata: Codable, Sendable, Equatable {
         self.bodySHA256 = bodySHA256
     }
 
-    /// The framed file contents. The JSON is what `JSONEncoder` wrote for this type before (keys
-    /// sorted, `nil` validators left out; `JSONDecoder` reads either), made by HTTPCore's JSON
-    /// writer at a fraction of `JSONEncoder`'s cost. Throws for a non-finite time.
-    func encoded() throws -> Data {
-        guard let length = Int(exactly: bodyLength) else {
-            throw CorruptionError("body length \(bodyLength) does not fit this platform's integers")
+    /// The framed file contents, in the cache's own JSON (``MetadataJSON``): what `JSONEncoder`
+    /// with sorted keys writes for this type, `nil` validators left out, at a fraction of its
+    /// cost. Throws for a non-finite time.
+    func encoded() throws(NetworkError) -> Data {
+        var json = MetadataJSON()
+        json.openObject()
+        // In the order of the names, as the format requires.
+        json.member("bodyFile", bodyFile)
+        json.member("bodyLength", bodyLength)
+        json.member("bodySHA256", bodySHA256)
+        json.member("etag", etag)
+        try json.member("expiresAt", expiresAt)
+        json.name("headers")
+        json.openArray()
+        for field in headers {
+            json.openArray()
+            for part in field { json.string(part) }
+            json.closeArray()
         }
-        var object: [String: Parameter] = [
-            "key": .string(key), "url": .string(url), "statusCode": .int(statusCode), "httpVersion": .string(httpVersion),
-            "headers": .array(headers.map { .array($0.map(Parameter.string)) }),
-            "requestSentAt": .double(requestSentAt), "storedAt": .double(storedAt),
-            "varyValues": .dictionary(varyValues.mapValues(Parameter.string)),
-            "bodyFile": .string(bodyFile), "bodyLength": .int(length), "bodySHA256": .string(bodySHA256),
-        ]
-        if let etag { object["etag"] = .string(etag) }
-        if let lastModified { object["lastModified"] = .string(lastModified) }
-        if let expiresAt { object["expiresAt"] = .double(expiresAt) }
-        return CacheMetadata.frame(try ParameterEncoding.jsonData(.dictionary(object)))
+        json.closeArray()
+        json.member("httpVersion", httpVersion)
+        json.member("key", key)
+        json.member("lastModified", lastModified)
+        try json.member("requestSentAt", requestSentAt)
+        json.member("statusCode", Int64(statusCode))
+        try json.member("storedAt", storedAt)
+        json.member("url", url)
+        json.name("varyValues")
+        json.stringObject(varyValues)
+        json.closeObject()
+        return CacheMetadata.frame(Data(json.bytes))
     }
 
     /// Frames a payload (also used by tests to forge well-framed but invalid metadata).

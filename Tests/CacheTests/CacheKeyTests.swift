@@ -1,3 +1,4 @@
+import Digest
 @testable import Cache
 import CurlTransport
 import Foundation
@@ -126,5 +127,19 @@ struct CacheKeyTests {
         download.download = DownloadOptions(destination: URL(fileURLWithPath: "/nonexistent/file"))
         #expect(CacheKey(request: download) == nil)
         #expect(CacheKey(request: HTTPRequest(url: url, method: .post, body: .file(URL(fileURLWithPath: "/nonexistent/x")))) == nil)
+    }
+
+    /// Keys name the files on disk, so entries stored by this version stay reachable only while
+    /// the key text is the same: the cache's canonical encoding is its own, whatever the
+    /// parameter encoder does.
+    @Test("the key text of a fixed request is pinned")
+    func pinnedKeyText() throws {
+        let url = try #require(URL(string: "https://E.com:443/p%7E/a?sp=a+b&q=%c3%a9&ids%5B%5D=2&plus=%2B&s=/?"))
+        var request = HTTPRequest(url: url, method: .post)
+        request.headers["X-Auth-Token"] = "secret"
+        #expect(CacheKey(request: request)?.rawValue == [
+            "chain-cache-key/1", "POST", "https://e.com/p%7E/a?ids%5B%5D=2&plus=%2B&q=%C3%A9&s=/?&sp=a+b",
+            "body:none", "credentials:" + SHA256.hexDigest("x-auth-token:secret"),
+        ].joined(separator: "\n"))
     }
 }

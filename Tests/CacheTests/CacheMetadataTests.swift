@@ -6,8 +6,9 @@ import HTTPCore
 import HTTPFeatures
 import Testing
 
-/// The metadata file's JSON: written by HTTPCore's JSON writer, read by FastJSON, and the same
-/// format `JSONEncoder` wrote before, so a store survives an upgrade (and a downgrade).
+/// The metadata file's JSON: written by the cache's own writer (``MetadataJSON``), read by
+/// FastJSON, and the same format `JSONEncoder` wrote before, so a store survives an upgrade
+/// (and a downgrade).
 @Suite("Cache metadata encoding")
 struct CacheMetadataTests {
     private func metadata(validators: Bool) throws -> CacheMetadata {
@@ -56,5 +57,17 @@ struct CacheMetadataTests {
         var bad = try metadata(validators: false)
         bad.storedAt = .infinity
         #expect(throws: NetworkError.self) { try bad.encoded() }
+    }
+
+    @Test("the bytes on disk are pinned: the writer writes the fixture's files exactly, and reads them back")
+    func pinnedBytes() throws {
+        let files = try CacheMetadataFixture.files.map { try #require(Data(base64Encoded: $0)) }
+        let values = try CacheMetadataFixture.metadata()
+        #expect(files.count == values.count)
+        for (value, file) in zip(values, files) {
+            let written = try value.encoded()
+            #expect(written == file, "\(String(decoding: written, as: UTF8.self))")
+            #expect(try CacheMetadata.decode(file).get() == value)
+        }
     }
 }
