@@ -6,36 +6,36 @@ import HTTPCore
 /// Every `Cache-Control` field is read; when a directive repeats, the first occurrence wins.
 /// A `max-age` whose value is not a number counts as `0` (stale), as RFC 9111 §4.2.1 advises.
 /// A request without `Cache-Control` but with `Pragma: no-cache` counts as `no-cache`.
-public struct CacheControl: Sendable, Hashable {
+package struct CacheControl: Sendable, Hashable {
     /// `max-age`, in seconds. Default `nil` (absent).
-    public var maxAge: TimeInterval?
+    package var maxAge: TimeInterval?
     /// `s-maxage`, in seconds (parsed for completeness; a private cache ignores it). Default `nil`.
-    public var sharedMaxAge: TimeInterval?
+    package var sharedMaxAge: TimeInterval?
     /// `max-stale` (requests): how stale a stored response may be; `.infinity` when it has no
     /// value. Default `nil`.
-    public var maxStale: TimeInterval?
+    package var maxStale: TimeInterval?
     /// `min-fresh` (requests), in seconds. Default `nil`.
-    public var minFresh: TimeInterval?
+    package var minFresh: TimeInterval?
     /// `no-cache`: a stored response must be revalidated before use. Default `false`.
-    public var noCache = false
+    package var noCache = false
     /// `no-store`: never store the response. Default `false`.
-    public var noStore = false
+    package var noStore = false
     /// `must-revalidate`: once stale, the response may not be used without revalidation. Default `false`.
-    public var mustRevalidate = false
+    package var mustRevalidate = false
     /// `public`. Default `false`.
-    public var isPublic = false
+    package var isPublic = false
     /// `private`. Default `false`.
-    public var isPrivate = false
+    package var isPrivate = false
     /// `only-if-cached` (requests): never go to the network. Default `false`.
-    public var onlyIfCached = false
+    package var onlyIfCached = false
     /// `immutable`. Default `false`.
-    public var immutable = false
+    package var immutable = false
 
     /// Makes an empty set of directives (everything absent).
-    public init() {}
+    package init() {}
 
     /// Parses every `Cache-Control` field of `headers` (and `Pragma: no-cache` when there is none).
-    public init(headers: HTTPHeaders) {
+    package init(headers: HTTPHeaders) {
         let values = headers.values(for: "Cache-Control")
         self.init(values.joined(separator: ","))
         if values.isEmpty, headers.values(for: "Pragma").contains(where: { $0.lowercased().contains("no-cache") }) {
@@ -44,7 +44,7 @@ public struct CacheControl: Sendable, Hashable {
     }
 
     /// Parses one `Cache-Control` value such as `public, max-age=60`.
-    public init(_ value: String) {
+    package init(_ value: String) {
         var seen: Set<String> = []
         for directive in CacheControl.split(value) {
             let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

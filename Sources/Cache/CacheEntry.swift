@@ -3,29 +3,29 @@ import HTTPCore
 
 /// One stored response: what the store writes and reads back, and what the freshness rules
 /// of ``CacheStrategy`` look at.
-public struct CacheEntry: Sendable, Hashable {
+package struct CacheEntry: Sendable, Hashable {
     /// The key it is stored under; compared in full on every read.
-    public var key: CacheKey
+    package var key: CacheKey
     /// The URL of the response (after redirects).
-    public var url: URL
+    package var url: URL
     /// The status code.
-    public var statusCode: Int
+    package var statusCode: Int
     /// The response header fields (for a refreshed entry, merged with those of the `304`).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The HTTP version of the response.
-    public var httpVersion: HTTPVersion
+    package var httpVersion: HTTPVersion
     /// The body.
-    public var body: Data
+    package var body: Data
     /// When the request that produced (or last revalidated) the response was sent.
-    public var requestSentAt: Date
+    package var requestSentAt: Date
     /// When the response (or the `304` that revalidated it) was received and stored.
-    public var storedAt: Date
+    package var storedAt: Date
     /// For `Vary`: the request's values of the header fields the response varies on, keyed
     /// by lower-cased name (`""` for an absent field). Default empty.
-    public var varyValues: [String: String]
+    package var varyValues: [String: String]
 
     /// Makes an entry; `varyValues` defaults to none.
-    public init(key: CacheKey, url: URL, statusCode: Int, headers: HTTPHeaders, httpVersion: HTTPVersion = .unknown,
+    package init(key: CacheKey, url: URL, statusCode: Int, headers: HTTPHeaders, httpVersion: HTTPVersion = .unknown,
                 body: Data, requestSentAt: Date, storedAt: Date, varyValues: [String: String] = [:]) {
         self.key = key
         self.url = url
@@ -40,7 +40,7 @@ public struct CacheEntry: Sendable, Hashable {
 
     /// Makes the entry for a network response to `request`, recording the request's values
     /// of the fields named by the response's `Vary`.
-    public init(key: CacheKey, request: HTTPRequest, response: HTTPResponse, requestSentAt: Date, storedAt: Date) {
+    package init(key: CacheKey, request: HTTPRequest, response: HTTPResponse, requestSentAt: Date, storedAt: Date) {
         var vary: [String: String] = [:]
         for name in CacheEntry.varyNames(response.headers) where name != "*" {
             vary[name] = request.headers.values(for: name).joined(separator: ", ")
@@ -51,21 +51,21 @@ public struct CacheEntry: Sendable, Hashable {
     }
 
     /// The `ETag` validator, if any.
-    public var etag: String? { headers["ETag"] }
+    package var etag: String? { headers["ETag"] }
 
     /// The `Last-Modified` validator, if any.
-    public var lastModified: String? { headers["Last-Modified"] }
+    package var lastModified: String? { headers["Last-Modified"] }
 
     /// When the entry stops being fresh under RFC 9111 (ignoring request directives), or
     /// `nil` when it has no freshness at all.
-    public var expiresAt: Date? {
+    package var expiresAt: Date? {
         let lifetime = CacheStrategy.freshnessLifetime(statusCode: statusCode, headers: headers, receivedAt: storedAt)
         guard lifetime > 0 else { return nil }
         return storedAt.addingTimeInterval(lifetime - CacheStrategy.initialAge(of: self))
     }
 
     /// The stored copy as a response, flagged ``ResponseSource/cache`` (timings are zero).
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         HTTPResponse(statusCode: statusCode, headers: headers, body: body, url: url, httpVersion: httpVersion,
                      source: .cache)
     }

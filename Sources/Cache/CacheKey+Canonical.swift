@@ -8,7 +8,7 @@ extension CacheKey {
     /// percent-encoded one way and ordered by name (parameters of the same name keep their
     /// order, since `ids[]=1&ids[]=2` and `ids[]=2&ids[]=1` are different lists), and ignored
     /// parameters removed. `nil` without a scheme or host.
-    public static func canonicalURL(_ url: URL, ignoredParameters: Set<String> = []) -> String? {
+    package static func canonicalURL(_ url: URL, ignoredParameters: Set<String> = []) -> String? {
         URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap { canonicalURL($0, ignoredParameters: ignoredParameters) }
     }
 

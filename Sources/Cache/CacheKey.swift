@@ -17,21 +17,21 @@ import HTTPCore
 /// The entry's file name is the SHA-256 of ``rawValue``; the full key is stored with the
 /// entry and compared on every read, so a (theoretical) hash collision is a miss, never a
 /// wrong response.
-public struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+package struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
     /// The tag the key text starts with. A change of the key format changes the tag, so
     /// entries written by another version become unreachable misses (and age out) instead
     /// of being misread.
-    public static let version = "chain-cache-key/1"
+    package static let version = "chain-cache-key/1"
 
     /// The full key text: the version tag, method, canonical URL, body digest and
     /// credentials digest, one per line.
-    public let rawValue: String
+    package let rawValue: String
 
     /// The lower-case SHA-256 hex of ``rawValue`` (64 characters): the entry's file name.
-    public let fileName: String
+    package let fileName: String
 
     /// Wraps a key text as produced by ``rawValue`` (no checking).
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
         self.fileName = SHA256.hexDigest(rawValue)
     }
@@ -50,7 +50,7 @@ public struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConver
     ///     server does not name in `Vary` (`Accept-Language`, a tenant header).
     /// - Returns: `nil` when the request cannot be cached: a multipart body, a file body that
     ///   cannot be read, a download to a file, or a URL without scheme or host.
-    public init?(request: HTTPRequest, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = []) {
+    package init?(request: HTTPRequest, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = []) {
         // One parse of the URL serves both the canonical form and the credentials digest.
         guard request.download == nil,
               let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
@@ -64,5 +64,5 @@ public struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConver
     }
 
     /// The key text (``rawValue``); it holds a digest of the credentials, never the credentials.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -5,9 +5,9 @@ import HTTPCore
 /// headers, the stored entry and the current time go in, a ``Decision`` comes out. Nothing
 /// here reads a clock or a disk, so every rule is testable with a fixed `now` (the
 /// counterpart of OkHttp's `CacheStrategy`).
-public enum CacheStrategy {
+package enum CacheStrategy {
     /// What to do with a request under ``CachePolicy/http``.
-    public enum Decision: Sendable, Hashable {
+    package enum Decision: Sendable, Hashable {
         /// Serve the stored entry; `age` is its current age in seconds (for the `Age` field).
         case useStored(age: TimeInterval)
         /// Send the request with these conditional header fields added (`If-None-Match`,
@@ -27,7 +27,7 @@ public enum CacheStrategy {
     /// The longest heuristic freshness lifetime: 24 hours, as common caches cap it (RFC 9111
     /// §4.2.2 leaves the bound to the cache), so a resource unchanged for years is not trusted
     /// for months without asking.
-    public static let maximumHeuristicLifetime: TimeInterval = 24 * 60 * 60
+    package static let maximumHeuristicLifetime: TimeInterval = 24 * 60 * 60
 
     /// Header fields a `304` must not change in the stored entry (RFC 9111 §3.2: the body's
     /// framing and coding belong to the stored body) and hop-by-hop fields.
@@ -46,7 +46,7 @@ public enum CacheStrategy {
     /// expired), else 10% of `Date − Last-Modified` (at most 24 hours) for heuristically
     /// cacheable statuses, and a request `max-age` caps it. An entry that cannot be used is revalidated with its
     /// `ETag` (`If-None-Match`) and `Last-Modified` (`If-Modified-Since`) when it has them.
-    public static func decide(method: HTTPMethod, requestHeaders: HTTPHeaders, stored: CacheEntry?, now: Date) -> Decision {
+    package static func decide(method: HTTPMethod, requestHeaders: HTTPHeaders, stored: CacheEntry?, now: Date) -> Decision {
         guard method == .get || method == .head else { return .network }
         let request = CacheControl(headers: requestHeaders)
         guard let stored else { return request.onlyIfCached ? .unsatisfiable : .network }
@@ -79,7 +79,7 @@ public enum CacheStrategy {
     /// heuristically cacheable status or a `public` response with `Last-Modified`, 10% of
     /// `Date − Last-Modified` (the response's `Date`, or `receivedAt` without one), at most
     /// ``maximumHeuristicLifetime`` (24 hours); else `0`.
-    public static func freshnessLifetime(statusCode: Int, headers: HTTPHeaders, receivedAt: Date) -> TimeInterval {
+    package static func freshnessLifetime(statusCode: Int, headers: HTTPHeaders, receivedAt: Date) -> TimeInterval {
         let control = CacheControl(headers: headers)
         if let maxAge = control.maxAge { return maxAge }
         let date = headers["Date"].flatMap(HTTPDate.parse) ?? receivedAt
@@ -96,7 +96,7 @@ public enum CacheStrategy {
 
     /// The entry's current age at `now` (RFC 9111 §4.2.3): its age when received (the
     /// larger of `Age` plus the response delay and `received − Date`) plus the time since.
-    public static func currentAge(of entry: CacheEntry, now: Date) -> TimeInterval {
+    package static func currentAge(of entry: CacheEntry, now: Date) -> TimeInterval {
         initialAge(of: entry) + max(0, now.timeIntervalSince(entry.storedAt))
     }
 
@@ -113,7 +113,7 @@ public enum CacheStrategy {
     /// other than `206` (this library's rule for every policy); no `no-store` in the request
     /// or the response; not `Vary: *`; and something that makes it reusable (`max-age`,
     /// `Expires`, `public`, an `ETag` or `Last-Modified`).
-    public static func isStorable(method: HTTPMethod, requestHeaders: HTTPHeaders, statusCode: Int,
+    package static func isStorable(method: HTTPMethod, requestHeaders: HTTPHeaders, statusCode: Int,
                                   responseHeaders: HTTPHeaders) -> Bool {
         guard method == .get || method == .head, (200..<300).contains(statusCode), statusCode != 206 else { return false }
         let request = CacheControl(headers: requestHeaders)
@@ -127,7 +127,7 @@ public enum CacheStrategy {
     /// The stored header fields updated with those of a `304` (RFC 9111 §3.2): each field the
     /// `304` carries replaces the stored field of that name, except the body's framing and
     /// coding fields and hop-by-hop fields, which stay as stored.
-    public static func headersAfterRevalidation(stored: HTTPHeaders, notModified: HTTPHeaders) -> HTTPHeaders {
+    package static func headersAfterRevalidation(stored: HTTPHeaders, notModified: HTTPHeaders) -> HTTPHeaders {
         let replaced = Set(notModified.names.map { $0.lowercased() }).subtracting(fieldsKeptOnRevalidation)
         var result = stored
         for name in replaced { result.remove(name: name) }

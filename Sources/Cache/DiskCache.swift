@@ -146,7 +146,7 @@ public final class DiskCache: Sendable {
 
     /// Reads the entry stored under `key`; `completion` gets `nil` on a miss (including a
     /// collision, a damaged entry or a disk error). Runs on the store's queue.
-    public func entry(for key: CacheKey, completion: @escaping @Sendable (CacheEntry?) -> Void) {
+    package func entry(for key: CacheKey, completion: @escaping @Sendable (CacheEntry?) -> Void) {
         queue.async { completion(self.readEntry(for: key)) }
     }
 
@@ -156,12 +156,12 @@ public final class DiskCache: Sendable {
 
     /// Stores an entry, replacing any under the same key; `completion` gets whether it was
     /// written (not when read-only, too large, or on a disk error).
-    public func store(_ entry: CacheEntry, completion: @escaping @Sendable (Bool) -> Void) {
+    package func store(_ entry: CacheEntry, completion: @escaping @Sendable (Bool) -> Void) {
         queue.async { completion(self.writeEntry(entry)) }
     }
 
     /// Removes the entry under `key`; `completion` gets whether one was removed.
-    public func remove(_ key: CacheKey, completion: @escaping @Sendable (Bool) -> Void) {
+    package func remove(_ key: CacheKey, completion: @escaping @Sendable (Bool) -> Void) {
         queue.async { completion(self.removeEntry(for: key)) }
     }
 
@@ -197,19 +197,19 @@ public final class DiskCache: Sendable {
     }
 
     /// Reads the entry under `key` (see ``entry(for:completion:)``).
-    public func entry(for key: CacheKey) async -> CacheEntry? {
+    package func entry(for key: CacheKey) async -> CacheEntry? {
         await withCheckedContinuation { continuation in entry(for: key) { continuation.resume(returning: $0) } }
     }
 
     /// Stores an entry and returns whether it was written (see ``store(_:completion:)``).
     @discardableResult
-    public func store(_ entry: CacheEntry) async -> Bool {
+    package func store(_ entry: CacheEntry) async -> Bool {
         await withCheckedContinuation { continuation in store(entry) { continuation.resume(returning: $0) } }
     }
 
     /// Removes the entry under `key`; returns whether one was removed.
     @discardableResult
-    public func remove(_ key: CacheKey) async -> Bool {
+    package func remove(_ key: CacheKey) async -> Bool {
         await withCheckedContinuation { continuation in remove(key) { continuation.resume(returning: $0) } }
     }
 

@@ -62,7 +62,7 @@ public final class ResponseCache: Sendable {
 
     /// The transfer a policy may perform: send the request, call the completion exactly
     /// once, and return something that cancels it (or `nil`).
-    public typealias Network = @Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
+    package typealias Network = @Sendable (HTTPRequest, @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
         -> (any CancellableTransfer)?
 
     /// Runs one call under a policy (see ``CachePolicy`` for what each one does).
@@ -82,7 +82,7 @@ public final class ResponseCache: Sendable {
     ///     on `queue`. Stored copies have `source == .cache`.
     /// - Returns: a handle that cancels the call.
     @discardableResult
-    public func run(_ policy: CachePolicy, request: HTTPRequest, ignoredParameters: Set<String> = [],
+    package func run(_ policy: CachePolicy, request: HTTPRequest, ignoredParameters: Set<String> = [],
                     keyHeaders: Set<String> = [], queue: DispatchQueue,
                     isCacheable: @escaping @Sendable (HTTPResponse) -> Bool, network: @escaping Network,
                     deliver: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) -> CachedCall {
