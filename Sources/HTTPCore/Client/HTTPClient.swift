@@ -113,6 +113,33 @@ public final class HTTPClient: Sendable {
         return call.task
     }
 
+    /// Runs a call whose request could not be built (a bad URL, parameters that would not
+    /// encode): both front ends report such a failure through here, so it goes where every
+    /// other failure goes.
+    ///
+    /// Nothing is adapted, looked up or sent: the options' interceptors, cache step and stub
+    /// are not used. The hooks see the call (`willSend`, then `didFail` with `error`), and
+    /// `deliver` runs once, on the options' queue, with `error` — never inside this method.
+    /// A cancel after this method returned does not change the error.
+    ///
+    /// - Parameters:
+    ///   - error: why the request could not be built.
+    ///   - request: what is known of the request (hooks and ``HTTPTask/originalRequest`` show
+    ///     it); `nil`: a `GET` of `file:///`.
+    ///   - plan: the call's plan; only its value type matters, as it never runs.
+    ///   - options: the queue, hooks and origin; default ``CallOptions/init(queue:progress:cache:hooks:usesGlobalHooks:interceptors:origin:stub:coalescesIdenticalRequests:)``'s.
+    ///   - deliver: called once with the failure.
+    /// - Returns: a task, already decided.
+    @discardableResult
+    package func perform<Value>(unbuildable error: NetworkError, request: HTTPRequest?, plan: ResponsePlan<Value>,
+                                options: CallOptions = CallOptions(),
+                                deliver: @escaping @Sendable (Delivery<Value>) -> Void) -> HTTPTask {
+        let call = PipelineCall(client: self, request: request ?? HTTPRequest(url: URL(fileURLWithPath: "/")),
+                                unbuildable: error, plan: plan, options: options, deliver: deliver)
+        call.start()
+        return call.task
+    }
+
     /// Sends a request and waits for its response. Cancelling the Swift task cancels the transfer.
     /// - Throws: ``NetworkError`` (``NetworkError/Kind/cancelled`` when the task was cancelled).
     public func response(for request: HTTPRequest,
