@@ -61,7 +61,7 @@ let package = Package(
                           swiftSettings: strict),
 
         // Helpers shared by the test targets (not a test target itself, not a product).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPCore", "SampleServer"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "AFStyleTests", dependencies: ["TestSupport", "AFStyle", "SampleServer", "Digest"]),
         .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
         // The same calls through both front ends: the hook event streams and cache deliveries must match.
-        .testTarget(name: "FrontEndParityTests", dependencies: ["Chain", "AFStyle", "SampleServer"]),
+        .testTarget(name: "FrontEndParityTests", dependencies: ["TestSupport", "Chain", "AFStyle", "SampleServer"]),
         .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
