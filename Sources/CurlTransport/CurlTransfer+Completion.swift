@@ -19,7 +19,7 @@ extension CurlTransfer {
         isFinished = true
         didFinish?()
         outcome = result
-        handoff.completionPosted()
+        scheduler.completionPosted()
         // A block that captures only the transfer has the transfer itself as its context, so
         // the loop thread allocates no box for the callback thread to free (see
         // `typicalBodyCapacity` for why that matters).
@@ -29,7 +29,7 @@ extension CurlTransfer {
     /// Runs the completion (and the closing progress reports) on the callback queue, then drops
     /// the response's buffers here rather than on the loop thread.
     private func deliver() {
-        handoff.completionStarted()
+        scheduler.completionStarted()
         // `outcome` is set before the block is posted; the fallback keeps the completion
         // called exactly once even if that ever changed.
         let result = outcome ?? .failure(NetworkError(.transport, "the transfer ended without a result"))

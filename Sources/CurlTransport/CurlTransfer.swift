@@ -24,17 +24,18 @@ final class CurlTransfer: @unchecked Sendable {
     /// (``prepareRedirect(after:)``, on the loop thread, between two hops).
     @exclusivity(unchecked) var request: HTTPRequest
     let callbackQueue: DispatchQueue
-    /// Whether ``callbackQueue`` is a serial queue this library made
-    /// (``HTTPClient/makeCallbackQueue(label:)``), whose completions the engine may batch.
-    let isCallbackQueueSerial: Bool
+    /// Whether the engine may queue this transfer's completion in one block with others of its
+    /// loop pass bound for the same queue: ``callbackQueue`` is a serial queue of the library's
+    /// and the tuning allows it (``DeliveryScheduler/isCallbackQueue(_:)``).
+    let batchesCompletion: Bool
     let progressHandler: (@Sendable (TransferProgress) -> Void)?
     let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
     let didFinish: (@Sendable () -> Void)?
 
     /// The URL facts of the current hop, worked out when its request was checked.
     @exclusivity(unchecked) var target: TransferTarget
-    /// The engine's counts for keeping the callback thread warm (see ``CallbackHandoff``).
-    let handoff: CallbackHandoff
+    /// The engine's hand-off to the callback queues, which counts this transfer in flight and posted.
+    let scheduler: DeliveryScheduler
 
     /// Scheme, host and port: the unit of the per-host cap.
     var hostKey: TransferTarget.HostKey { target.hostKey }
@@ -140,15 +141,15 @@ final class CurlTransfer: @unchecked Sendable {
     /// - Parameter didFinish: run on the loop thread the moment the result is settled, before
     ///   its completion is posted (the coalescer closes the transfer's group to new joiners
     ///   there); library code only, never a caller's closure. Default none.
-    init(request: HTTPRequest, target: TransferTarget, handoff: CallbackHandoff, callbackQueue: DispatchQueue,
+    init(request: HTTPRequest, target: TransferTarget, scheduler: DeliveryScheduler, callbackQueue: DispatchQueue,
          progress: (@Sendable (TransferProgress) -> Void)?, didFinish: (@Sendable () -> Void)? = nil,
          completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
         self.didFinish = didFinish
         self.request = request
         self.target = target
-        self.handoff = handoff
+        self.scheduler = scheduler
         self.callbackQueue = callbackQueue
-        isCallbackQueueSerial = CallbackHandoff.isMarked(callbackQueue)
+        batchesCompletion = scheduler.isCallbackQueue(callbackQueue)
         self.progressHandler = progress
         self.completion = completion
         leavesHandleDirty = request.method != .get || request.body != .none || request.download != nil

@@ -9,10 +9,11 @@ final class LibcurlTransport: Transport {
     let engine: CurlEngine
     private let coalescer = TransferCoalescer()
 
-    /// Starts an engine thread with `limits`, sending `userAgent` unless a request sets its own.
+    /// Starts an engine thread with `limits`, sending `userAgent` unless a request sets its own
+    /// and handing completions over as `delivery` says.
     /// - Throws: ``NetworkError`` when libcurl cannot be initialised or `userAgent` is unsafe.
-    init(limits: CurlEngine.Limits, userAgent: String, name: String) throws(NetworkError) {
-        engine = try CurlEngine(limits: limits, userAgent: userAgent, name: name)
+    init(limits: CurlEngine.Limits, userAgent: String, name: String, delivery: DeliveryTuning) throws(NetworkError) {
+        engine = try CurlEngine(limits: limits, userAgent: userAgent, name: name, delivery: delivery)
     }
 
     /// Hands one validated transfer to the engine on behalf of `task`, sharing an identical
@@ -38,7 +39,7 @@ final class LibcurlTransport: Transport {
             if !task.attach(request: request, cancel: cancel) { cancel() }
             return
         }
-        let transfer = CurlTransfer(request: request, target: target, handoff: engine.handoff, callbackQueue: queue,
+        let transfer = CurlTransfer(request: request, target: target, scheduler: engine.scheduler, callbackQueue: queue,
                                     progress: progress, completion: completion)
         guard task.attach(request: request, cancel: { [engine] in engine.cancel(transfer) }) else {
             queue.async { completion(.failure(cancelled)) }
@@ -47,11 +48,11 @@ final class LibcurlTransport: Transport {
         engine.add(transfer)
     }
 
-    package func isCallbackQueue(_ queue: DispatchQueue) -> Bool { CallbackHandoff.isMarked(queue) }
+    package func isCallbackQueue(_ queue: DispatchQueue) -> Bool { engine.scheduler.isCallbackQueue(queue) }
 
-    package func makeCallbackQueue(label: String) -> DispatchQueue { HTTPClient.makeCallbackQueue(label: label) }
+    package func makeCallbackQueue(label: String) -> DispatchQueue { engine.scheduler.makeCallbackQueue(label: label) }
 
-    package func deliveryEnded() { engine.handoff.keepWarm() }
+    package func deliveryEnded() { engine.scheduler.deliveryEnded() }
 
     package func shutDownWhenIdle() { engine.shutDownWhenIdle() }
 
