@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // Chain — a Swift HTTP client for Linux built directly on libcurl.
 // Layers (an arrow never points up; Docs/Architecture.md has the map):
-//   HTTPCore (values, pipeline) → CurlTransport (libcurl engine) and Cache → HTTPFeatures
-//   (decoding, hooks, retry, redaction) → Chain / AFStyle (front ends) → Samples.
+//   HTTPCore (values, pipeline) → CurlTransport (libcurl engine), Cache (disk cache) and
+//   HTTPFeatures (decoding, hooks, retry, redaction), side by side → Chain / AFStyle → Samples.
 import PackageDescription
 
 // Swift 6 language mode (strict concurrency) for every target; warnings are treated as errors by `make`.
@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "CurlTransport", dependencies: ["HTTPCore", "CCurl"], swiftSettings: strict),
         .target(name: "Cache", dependencies: ["HTTPCore", "Digest", "FastJSON"], swiftSettings: strict),
         // What apps build on the pipeline: decoding, the shipped hooks, retry, token refresh, redaction.
-        .target(name: "HTTPFeatures", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
+        .target(name: "HTTPFeatures", dependencies: ["HTTPCore", "FastJSON"], swiftSettings: strict),
         .target(name: "Chain", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "FastJSON"],
                 swiftSettings: strict),
         .target(name: "AFStyle", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "FastJSON"],

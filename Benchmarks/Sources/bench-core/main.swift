@@ -4,6 +4,7 @@ import CurlTransport
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPFeatures
 
 struct CoreClient: BenchClient {
     let name = "core"
