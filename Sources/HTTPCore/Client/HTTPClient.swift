@@ -38,11 +38,16 @@ public final class HTTPClient: Sendable {
         public var userAgent: String?
         /// Interceptors every call of this client runs, before the call's own. Default none.
         public var interceptors: [any RequestInterceptor]
+        /// How finished transfers are handed to the callback queues. Default
+        /// ``DeliveryTuning/automatic``: short waits that save a thread wakeup per request;
+        /// ``DeliveryTuning/off`` spends no processor time on them.
+        public var delivery: DeliveryTuning
 
         /// Makes a configuration; every argument has the default stated on its property.
         public init(maximumConnectionsPerHost: Int = 6, maximumConcurrentRequestsPerHost: Int = 6,
                     maximumConnections: Int = 0, maximumIdleConnections: Int = 32,
-                    callbackQueue: DispatchQueue? = nil, userAgent: String? = nil, interceptors: [any RequestInterceptor] = []) {
+                    callbackQueue: DispatchQueue? = nil, userAgent: String? = nil, interceptors: [any RequestInterceptor] = [],
+                    delivery: DeliveryTuning = .automatic) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
             self.maximumConnections = maximumConnections
@@ -50,6 +55,7 @@ public final class HTTPClient: Sendable {
             self.callbackQueue = callbackQueue
             self.userAgent = userAgent
             self.interceptors = interceptors
+            self.delivery = delivery
         }
     }
 
