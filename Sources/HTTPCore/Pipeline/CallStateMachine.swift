@@ -33,6 +33,7 @@ package struct CallStateMachine: Sendable {
 
     /// Where the call is.
     package enum State: Sendable, Hashable {
+        /// Not started.
         case idle
         /// The interceptors adapt the request: before the first attempt, or before a retry.
         case adapting(isRetry: Bool)
@@ -102,6 +103,7 @@ package struct CallStateMachine: Sendable {
     /// stub delay is cut to it, so it lasts until a cancel or the total timeout ends it.
     package static let longestWait: TimeInterval = 1e9
 
+    /// Where the call is; ``State/idle`` until ``Event/start``.
     package private(set) var state: State = .idle
     /// The request as the caller made it; retries adapt it again.
     private let original: HTTPRequest
@@ -282,6 +284,7 @@ package struct AttemptContext: Sendable, Hashable {
     /// The retries each interceptor asked for, by its index; empty until the first retry.
     package var retries: [Int] = []
 
+    /// The context of a first attempt: attempt 1, no delay, no retries.
     package init() {}
 
     /// What the interceptor at `index` is told about the attempt that just finished.
