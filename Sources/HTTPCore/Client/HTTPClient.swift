@@ -133,7 +133,7 @@ public final class HTTPClient: Sendable {
     ///   - request: what is known of the request (hooks and ``HTTPTask/originalRequest`` show
     ///     it); `nil`: a `GET` of `file:///`.
     ///   - plan: the call's plan; only its value type matters, as it never runs.
-    ///   - options: the queue, hooks and origin; default ``CallOptions/init(queue:progress:cache:hooks:usesGlobalHooks:interceptors:origin:stub:coalescesIdenticalRequests:)``'s.
+    ///   - options: the queue, hooks and origin; default `CallOptions()`.
     ///   - deliver: called once with the failure.
     /// - Returns: a task, already decided.
     @discardableResult
