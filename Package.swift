@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // Chain — a Swift HTTP client for Linux built directly on libcurl.
 // Layers (an arrow never points up; Docs/Architecture.md has the map):
-//   HTTPCore (values, pipeline) → CurlTransport (libcurl engine) and Cache → HTTPFeatures
-//   (decoding, hooks, retry, redaction) → Chain / AFStyle (front ends) → Samples.
+//   HTTPCore (values, pipeline) → CurlTransport (libcurl engine), Cache (disk cache) and
+//   HTTPFeatures (decoding, hooks, retry, redaction), side by side → Chain / AFStyle → Samples.
 import PackageDescription
 
 // Swift 6 language mode (strict concurrency) for every target; warnings are treated as errors by `make`.
@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "CurlTransport", dependencies: ["HTTPCore", "CCurl"], swiftSettings: strict),
         .target(name: "Cache", dependencies: ["HTTPCore", "Digest", "FastJSON"], swiftSettings: strict),
         // What apps build on the pipeline: decoding, the shipped hooks, retry, token refresh, redaction.
-        .target(name: "HTTPFeatures", dependencies: ["HTTPCore", "Cache", "FastJSON"], swiftSettings: strict),
+        .target(name: "HTTPFeatures", dependencies: ["HTTPCore", "FastJSON"], swiftSettings: strict),
         .target(name: "Chain", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "FastJSON"],
                 swiftSettings: strict),
         .target(name: "AFStyle", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "FastJSON"],
@@ -61,7 +61,7 @@ let package = Package(
                           swiftSettings: strict),
 
         // Helpers shared by the test targets (not a test target itself, not a product).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPCore", "SampleServer"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "AFStyleTests", dependencies: ["TestSupport", "AFStyle", "SampleServer", "Digest"]),
         .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
         // The same calls through both front ends: the hook event streams and cache deliveries must match.
-        .testTarget(name: "FrontEndParityTests", dependencies: ["Chain", "AFStyle", "SampleServer"]),
+        .testTarget(name: "FrontEndParityTests", dependencies: ["TestSupport", "Chain", "AFStyle", "SampleServer"]),
         .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
     ],
     swiftLanguageModes: [.v6]

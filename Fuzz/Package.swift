@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "FuzzDriver"),
         // Response heads as libcurl hands them over, line by line; then what reads the
         // headers afterwards (content type, charset, Cache-Control, dates, freshness).
-        fuzzTarget("fuzz-response-head", ["HTTPCore", "CurlTransport", "Cache"]),
+        fuzzTarget("fuzz-response-head", ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures"]),
         // Envelopes, lenient scalars, serializers and validation on arbitrary bodies, with
         // both JSON backends (FastJSON and Foundation) compared.
         fuzzTarget("fuzz-decoding", ["HTTPCore", "HTTPFeatures"]),

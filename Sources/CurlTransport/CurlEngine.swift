@@ -67,14 +67,14 @@ final class CurlEngine: @unchecked Sendable {
     /// The `User-Agent` and `Accept-Encoding` lines, shared by every transfer's handle; it
     /// outlives them all, since the loop cleans up every handle before the engine can go away.
     private let defaultHeaders: CurlDefaultHeaders
-    /// In-flight and posted-completion counts for keeping callback threads warm.
-    let handoff = CallbackHandoff()
+    /// The hand-off of finished transfers to the callback queues, with its tuning and counts.
+    let scheduler: DeliveryScheduler
     private static let easyPoolLimit = 64
 
-    /// Makes the engine and starts its loop thread.
+    /// Makes the engine and starts its loop thread, handing completions over as `delivery` says.
     /// - Throws: ``NetworkError/Kind/transport`` when libcurl cannot be initialised;
     ///   ``NetworkError/Kind/invalidRequest`` when `userAgent` has CR, LF or NUL.
-    init(limits: Limits, userAgent: String, name: String) throws(NetworkError) {
+    init(limits: Limits, userAgent: String, name: String, delivery: DeliveryTuning) throws(NetworkError) {
         let unavailable = NetworkError(.transport, "libcurl could not be initialised")
         guard CurlGlobal.isInitialized else { throw unavailable }
         // Before the multi handle, so a refused user agent leaves nothing to clean up.
@@ -96,6 +96,7 @@ final class CurlEngine: @unchecked Sendable {
             _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         }
         self.share = share
+        scheduler = DeliveryScheduler(tuning: delivery)
 
         let thread = Thread { [self] in run() }
         thread.name = name
@@ -104,7 +105,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Hands a transfer to the loop thread. Its completion is called exactly once.
     func add(_ transfer: CurlTransfer) {
-        handoff.transferStarted()
+        scheduler.transferStarted()
         enqueue(.add(transfer))
     }
 
@@ -153,8 +154,8 @@ final class CurlEngine: @unchecked Sendable {
 
             // A completion usually sends the next request within microseconds; waiting for it
             // briefly here is cheaper than sleeping and being woken by a syscall — when the
-            // callback thread can run meanwhile, on another processor.
-            if finishedCount > 0, CallbackHandoff.isWaitingByYieldingUseful { awaitCommands(forNanoseconds: 50_000) }
+            // callback thread can run meanwhile, on another processor (the scheduler says).
+            if finishedCount > 0, scheduler.waitsByYielding { awaitCommands(forNanoseconds: DeliveryScheduler.loopWarmth) }
 
             // With nothing in flight only a wakeup matters; otherwise libcurl shortens the
             // wait to its own next timeout.
@@ -270,14 +271,12 @@ final class CurlEngine: @unchecked Sendable {
     /// Finishes every transfer libcurl reports done; returns how many.
     ///
     /// The completion blocks of one pass that go to the same library-made (serial) callback
-    /// queue are queued as one block: with many transfers in flight a pass often finishes
-    /// several, and each `DispatchQueue.async` costs an allocation, a block copy and, when
-    /// the queue's thread is parked, a wakeup. A queue the caller supplied may be concurrent,
-    /// so its completions are queued one by one as before.
+    /// queue are queued as one block (``DeliveryScheduler/CompletionBatch``); those for any
+    /// other queue, and all of them with ``DeliveryTuning/off``, one by one.
     private func finishCompletedTransfers() -> Int {
         var finished = 0
         var remaining: Int32 = 0
-        var batch = CompletionBatch()
+        var batch = DeliveryScheduler.CompletionBatch()
         while let message = curl_multi_info_read(multi, &remaining) {
             var handle: UnsafeMutableRawPointer?
             var code = CURLE_OK
@@ -298,7 +297,7 @@ final class CurlEngine: @unchecked Sendable {
             }
             let result = transfer.result(for: code)
             removeFromMulti(handle)
-            if transfer.isCallbackQueueSerial {
+            if transfer.batchesCompletion {
                 if let block = transfer.completionBlock(for: result) { batch.add(block, on: transfer.callbackQueue) }
             } else {
                 transfer.complete(with: result)
@@ -320,39 +319,6 @@ final class CurlEngine: @unchecked Sendable {
         curl_multi_remove_handle(multi, handle)
         guard transfer.restartOnFreshConnection() else { return false }
         return curl_multi_add_handle(multi, handle) == CURLM_OK
-    }
-
-    /// Completion blocks of one loop pass bound for one serial queue, queued as one block.
-    /// The first block is kept on its own so that the common pass — one completion — never
-    /// allocates an array.
-    private struct CompletionBatch {
-        private var queue: DispatchQueue?
-        private var first: (@Sendable () -> Void)?
-        private var more: [@Sendable () -> Void] = []
-
-        /// Adds a block; a block for another queue first sends what was collected.
-        mutating func add(_ block: @escaping @Sendable () -> Void, on queue: DispatchQueue) {
-            if let current = self.queue, current !== queue { flush() }
-            self.queue = queue
-            if first == nil { first = block } else { more.append(block) }
-        }
-
-        /// Queues what was collected: the block itself when there is one, else one block running them in order.
-        mutating func flush() {
-            guard let queue, let first else { return }
-            if more.isEmpty {
-                queue.async(execute: first)
-            } else {
-                let more = self.more
-                queue.async {
-                    first()
-                    for block in more { block() }
-                }
-            }
-            self.queue = nil
-            self.first = nil
-            more = []
-        }
     }
 
     /// A new easy handle with the baseline options, or `nil` when libcurl cannot make one.

@@ -13,7 +13,7 @@ extension HTTPClient {
     /// initialised, every request fails with ``NetworkError/Kind/transport`` instead of crashing;
     /// if the configured user agent has CR, LF or NUL, with ``NetworkError/Kind/invalidRequest``.
     /// - Parameter configuration: the client's settings. Default: every default of
-    ///   ``Configuration/init(maximumConnectionsPerHost:maximumConcurrentRequestsPerHost:maximumConnections:maximumIdleConnections:callbackQueue:userAgent:interceptors:)``.
+    ///   ``Configuration/init(maximumConnectionsPerHost:maximumConcurrentRequestsPerHost:maximumConnections:maximumIdleConnections:callbackQueue:userAgent:interceptors:delivery:)``.
     public convenience init(configuration: Configuration = Configuration()) {
         let limits = CurlEngine.Limits(connectionsPerHost: max(0, configuration.maximumConnectionsPerHost),
                                        concurrentRequestsPerHost: max(0, configuration.maximumConcurrentRequestsPerHost),
@@ -22,13 +22,13 @@ extension HTTPClient {
         let transport: any Transport
         do {
             transport = try LibcurlTransport(limits: limits, userAgent: configuration.userAgent ?? HTTPClient.defaultUserAgent,
-                                             name: "chain.curl-loop")
+                                             name: "chain.curl-loop", delivery: configuration.delivery)
         } catch {
             transport = FailingTransport(error: error)
         }
         self.init(configuration: configuration, transport: transport)
     }
 
-    /// The engine's hand-off counts, for tests.
-    var callbackHandoff: CallbackHandoff? { (transport as? LibcurlTransport)?.engine.handoff }
+    /// The engine's hand-off to the callback queues (its tuning and counts), for tests.
+    var deliveryScheduler: DeliveryScheduler? { (transport as? LibcurlTransport)?.engine.scheduler }
 }

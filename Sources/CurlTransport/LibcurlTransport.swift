@@ -7,12 +7,16 @@ import HTTPCore
 final class LibcurlTransport: Transport {
     /// The engine: one loop thread with one libcurl multi handle.
     let engine: CurlEngine
+    /// The engine's hand-off, kept here too: the pipeline asks it about queues on every call.
+    private let scheduler: DeliveryScheduler
     private let coalescer = TransferCoalescer()
 
-    /// Starts an engine thread with `limits`, sending `userAgent` unless a request sets its own.
+    /// Starts an engine thread with `limits`, sending `userAgent` unless a request sets its own
+    /// and handing completions over as `delivery` says.
     /// - Throws: ``NetworkError`` when libcurl cannot be initialised or `userAgent` is unsafe.
-    init(limits: CurlEngine.Limits, userAgent: String, name: String) throws(NetworkError) {
-        engine = try CurlEngine(limits: limits, userAgent: userAgent, name: name)
+    init(limits: CurlEngine.Limits, userAgent: String, name: String, delivery: DeliveryTuning) throws(NetworkError) {
+        engine = try CurlEngine(limits: limits, userAgent: userAgent, name: name, delivery: delivery)
+        scheduler = engine.scheduler
     }
 
     /// Hands one validated transfer to the engine on behalf of `task`, sharing an identical
@@ -38,7 +42,7 @@ final class LibcurlTransport: Transport {
             if !task.attach(request: request, cancel: cancel) { cancel() }
             return
         }
-        let transfer = CurlTransfer(request: request, target: target, handoff: engine.handoff, callbackQueue: queue,
+        let transfer = CurlTransfer(request: request, target: target, scheduler: scheduler, callbackQueue: queue,
                                     progress: progress, completion: completion)
         guard task.attach(request: request, cancel: { [engine] in engine.cancel(transfer) }) else {
             queue.async { completion(.failure(cancelled)) }
@@ -47,11 +51,11 @@ final class LibcurlTransport: Transport {
         engine.add(transfer)
     }
 
-    package func isCallbackQueue(_ queue: DispatchQueue) -> Bool { CallbackHandoff.isMarked(queue) }
+    package func isCallbackQueue(_ queue: DispatchQueue) -> Bool { scheduler.isCallbackQueue(queue) }
 
-    package func makeCallbackQueue(label: String) -> DispatchQueue { HTTPClient.makeCallbackQueue(label: label) }
+    package func makeCallbackQueue(label: String) -> DispatchQueue { scheduler.makeCallbackQueue(label: label) }
 
-    package func deliveryEnded() { engine.handoff.keepWarm() }
+    package func deliveryEnded() { scheduler.deliveryEnded() }
 
     package func shutDownWhenIdle() { engine.shutDownWhenIdle() }
 

@@ -79,7 +79,7 @@ final class TransferCoalescer: Sendable {
             // A request made once the response is in must not get it: the group closes to new
             // joiners on the loop thread as the result is settled, not when the starter's
             // queue gets round to its completion.
-            let transfer = CurlTransfer(request: request, target: target, handoff: engine.handoff, callbackQueue: queue,
+            let transfer = CurlTransfer(request: request, target: target, scheduler: engine.scheduler, callbackQueue: queue,
                                         progress: fanOutProgress, didFinish: { [group] in group.close() },
                                         completion: fanOutResult)
             group.transfer = transfer

@@ -1,23 +1,9 @@
 import AFStyle
 import Dispatch
 import Foundation
-import SampleServer
 import Synchronization
 import Testing
 @_exported import TestSupport
-
-/// One sample server for the whole test process, on a free loopback port.
-enum TestServer {
-    static let shared: SampleServer? = try? SampleServer(port: 0)
-
-    static var baseURL: URL {
-        get throws {
-            guard let server = shared else { throw TestFailure("the sample server did not start") }
-            return server.baseURL
-        }
-    }
-}
-
 
 /// A manager on the sample server; with `cache`, its store (the user's cache directory is
 /// never touched: without a policy the manager does not open its default store).
@@ -106,7 +92,6 @@ func drain(_ manager: HTTPSessionManager) async throws {
     manager.GET("get", success: probe.success, failure: probe.failure)
     _ = try await probe.one()
 }
-
 
 /// Deterministic test bytes of a given size.
 func testBytes(_ count: Int, seed: UInt8 = 7) -> Data {

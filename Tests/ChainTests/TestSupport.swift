@@ -1,39 +1,14 @@
 import Chain
 import Foundation
-import SampleServer
 import Synchronization
 import Testing
 @_exported import TestSupport
 
-/// One sample server for the whole test process, on a free loopback port. Tests that count
-/// requests start their own (see `withPrivateServer`).
-enum TestServer {
-    static let shared: SampleServer? = try? SampleServer(port: 0)
-
-    static var baseURL: URL {
-        get throws {
-            guard let server = shared else { throw TestFailure("the sample server did not start") }
-            return server.baseURL
-        }
-    }
-
-    /// `http://127.0.0.1:PORT` + `path`, as a string for `Request.url`.
-    static func url(_ path: String) throws -> String {
-        try baseURL.absoluteString + path
-    }
-
+extension TestServer {
     /// A configuration whose base URL is the shared server, otherwise the defaults.
     static func configuration() throws -> ChainConfiguration {
         ChainConfiguration(baseURL: try baseURL)
     }
-}
-
-
-/// Runs `body` with a server of its own, stopped afterwards, for tests that count requests.
-func withPrivateServer<T>(_ body: (SampleServer) async throws -> T) async throws -> T {
-    let server = try SampleServer(port: 0)
-    defer { server.stop() }
-    return try await body(server)
 }
 
 /// A URL nothing listens on: a stubbed request to it can only succeed without the network.
@@ -96,7 +71,6 @@ extension Request {
     }
 }
 
-
 /// A hook that reports `willSend` through an async stream, so a test can wait for a request
 /// to be on its way before cancelling it.
 final class SendSignal: HTTPHook {
@@ -115,7 +89,6 @@ final class SendSignal: HTTPHook {
         _ = await iterator.next()
     }
 }
-
 
 
 /// A response for pure tests of decoding helpers (no I/O).

@@ -4,23 +4,7 @@ import Foundation
 import SampleServer
 import Synchronization
 import Testing
-
-/// One server for the suite, on a free loopback port.
-private enum ParityServer {
-    static let shared: SampleServer? = try? SampleServer(port: 0)
-
-    static var baseURL: URL {
-        get throws {
-            guard let server = shared else { throw ParityFailure("the sample server did not start") }
-            return server.baseURL
-        }
-    }
-}
-
-private struct ParityFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
+import TestSupport
 
 private struct User: Decodable, Sendable, Equatable {
     let id: String
@@ -87,7 +71,7 @@ struct FrontEndParityTests {
     }
 
     @Test func chainAndAFStyleReportTheSameHookEvents() async throws {
-        let base = try ParityServer.baseURL
+        let base = try TestServer.baseURL
         let chainRecorder = MarkedRecorder(marker: "via=chain")
         let afRecorder = MarkedRecorder(marker: "via=af")
         Hooks.shared.add(chainRecorder)

@@ -14,10 +14,10 @@ import Testing
 struct CallbackHandoffTests {
     @Test("the default callback queues are marked; a queue the caller makes is not")
     func onlyLibraryQueuesAreMarked() {
-        #expect(CallbackHandoff.isMarked(HTTPClient().callbackQueue))
-        #expect(CallbackHandoff.isMarked(HTTPClient.makeCallbackQueue(label: "test.marked")))
-        #expect(!CallbackHandoff.isMarked(DispatchQueue(label: "test.plain")))
-        #expect(!CallbackHandoff.isMarked(DispatchQueue.main))
+        #expect(DeliveryScheduler.isMarked(HTTPClient().callbackQueue))
+        #expect(DeliveryScheduler.isMarked(HTTPClient.makeCallbackQueue(label: "test.marked")))
+        #expect(!DeliveryScheduler.isMarked(DispatchQueue(label: "test.plain")))
+        #expect(!DeliveryScheduler.isMarked(DispatchQueue.main))
     }
 
     /// Waiting by yielding is off when the process may run on one processor only; the count
@@ -33,7 +33,7 @@ struct CallbackHandoffTests {
                 return count + (ends.count == 2 ? ends[1] - ends[0] + 1 : 1)
             }
         #expect(Int(ccurl_usable_processor_count()) == allowed)
-        #expect(CallbackHandoff.isWaitingByYieldingUseful == (allowed > 1))
+        #expect(DeliveryScheduler.isWaitingByYieldingUseful == (allowed > 1))
     }
 
     /// The wait after a delivery: 50 µs while several transfers share the processors or
@@ -41,16 +41,16 @@ struct CallbackHandoffTests {
     /// bridge; none for a chain on a slow server.
     @Test("how long a delivering thread waits for the next completion")
     func warmthFollowsTheChain() {
-        let shared = CallbackHandoff.sharedWarmth, chain = CallbackHandoff.chainWarmth
-        let limit = CallbackHandoff.chainedWaitLimit
+        let shared = DeliveryScheduler.sharedWarmth, chain = DeliveryScheduler.chainWarmth
+        let limit = DeliveryScheduler.chainedWaitLimit
         #expect(shared == 50_000 && chain == 200_000 && limit == 150_000)
-        #expect(CallbackHandoff.warmth(transfersInFlight: 32, lastChainedWait: 40_000) == shared)
-        #expect(CallbackHandoff.warmth(transfersInFlight: 2, lastChainedWait: 10_000_000) == shared)
-        #expect(CallbackHandoff.warmth(transfersInFlight: 1, lastChainedWait: 0) == shared)
-        #expect(CallbackHandoff.warmth(transfersInFlight: 1, lastChainedWait: 1) == chain)
-        #expect(CallbackHandoff.warmth(transfersInFlight: 1, lastChainedWait: limit) == chain)
-        #expect(CallbackHandoff.warmth(transfersInFlight: 1, lastChainedWait: limit + 1) == 0)
-        #expect(CallbackHandoff.warmth(transfersInFlight: 1, lastChainedWait: 20_000_000) == 0)
+        #expect(DeliveryScheduler.warmth(transfersInFlight: 32, lastChainedWait: 40_000) == shared)
+        #expect(DeliveryScheduler.warmth(transfersInFlight: 2, lastChainedWait: 10_000_000) == shared)
+        #expect(DeliveryScheduler.warmth(transfersInFlight: 1, lastChainedWait: 0) == shared)
+        #expect(DeliveryScheduler.warmth(transfersInFlight: 1, lastChainedWait: 1) == chain)
+        #expect(DeliveryScheduler.warmth(transfersInFlight: 1, lastChainedWait: limit) == chain)
+        #expect(DeliveryScheduler.warmth(transfersInFlight: 1, lastChainedWait: limit + 1) == 0)
+        #expect(DeliveryScheduler.warmth(transfersInFlight: 1, lastChainedWait: 20_000_000) == 0)
     }
 
     @Test("requests chained from completions on the default queue all complete, in order")
@@ -76,8 +76,8 @@ struct CallbackHandoffTests {
             #expect(server.acceptedConnections == 1)
             // Each step after the first waited with one transfer in flight; that wait is timed
             // (on one processor nothing waits, so nothing is timed).
-            let handoff = try #require(client.callbackHandoff)
-            #expect((handoff.lastChainedWait.load(ordering: .relaxed) > 0) == CallbackHandoff.isWaitingByYieldingUseful)
+            let scheduler = try #require(client.deliveryScheduler)
+            #expect((scheduler.lastChainedWait.load(ordering: .relaxed) > 0) == DeliveryScheduler.isWaitingByYieldingUseful)
         }
     }
 
@@ -85,7 +85,7 @@ struct CallbackHandoffTests {
     func countsReturnToZero() async throws {
         try await withPrivateServer { server in
             let client = HTTPClient()
-            let handoff = try #require(client.callbackHandoff)
+            let scheduler = try #require(client.deliveryScheduler)
             let refused = try #require(URL(string: "http://127.0.0.1:9/nothing"))
             let slow = server.baseURL.appendingPathComponent("delay/30")
             let shared = server.baseURL.appendingPathComponent("anything/shared")
@@ -122,8 +122,8 @@ struct CallbackHandoffTests {
             #expect(kinds.filter { $0 == nil }.count == 14)
             #expect(kinds.filter { $0 == .cannotConnect }.count == 3)
             #expect(kinds.filter { $0 == .cancelled }.count == 3)
-            #expect(handoff.transfersInFlight.load(ordering: .relaxed) == 0)
-            #expect(handoff.postedCompletions.load(ordering: .relaxed) == 0)
+            #expect(scheduler.transfersInFlight.load(ordering: .relaxed) == 0)
+            #expect(scheduler.postedCompletions.load(ordering: .relaxed) == 0)
         }
     }
 }

@@ -92,7 +92,7 @@ struct CallerNumbersInThePipelineTests {
     @Test(arguments: [Double.nan, -1, -Double.infinity, 0])
     func aRetryAfterANaNOrNegativeDelayHappensAtOnce(delay: Double) async throws {
         let retry = FixedRetry(.retry(after: delay))
-        let delivery = await HTTPClient.shared.deliveries(HTTPRequest(url: try TestServer.url("/status/503?delay=\(delay)")),
+        let delivery = await HTTPClient.shared.deliveries(HTTPRequest(url: try TestServer.endpoint("/status/503?delay=\(delay)")),
                                                           options: CallOptions(interceptors: [retry]))
         #expect(delivery.response?.statusCode == 503)
         #expect(retry.asked.withLock { $0 } == 2)
@@ -103,7 +103,7 @@ struct CallerNumbersInThePipelineTests {
         let retry = FixedRetry(.retry(after: delay))
         let completions = Recorder<NetworkError.Kind?>()
         let decided = Recorder<RetryDecision>()
-        let task = HTTPClient.shared.perform(HTTPRequest(url: try TestServer.url("/status/503?forever=\(delay)")),
+        let task = HTTPClient.shared.perform(HTTPRequest(url: try TestServer.endpoint("/status/503?forever=\(delay)")),
                                              plan: .response(),
                                              options: CallOptions(interceptors: [AfterRetryDecision(inner: retry,
                                                                                                    decided: decided)])) {

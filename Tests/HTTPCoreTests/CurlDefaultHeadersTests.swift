@@ -31,7 +31,7 @@ struct CurlDefaultHeadersTests {
         let encodings = CurlDefaultHeaders.decodableEncodings.joined(separator: ", ")
 
         // Without headers of its own, a request goes out with the engine's shared list.
-        let headers = try await echoedHeaders(HTTPRequest(url: TestServer.url("/anything")), client: client)
+        let headers = try await echoedHeaders(HTTPRequest(url: TestServer.endpoint("/anything")), client: client)
         #expect(headers["User-Agent"] == "Probe/1.0")
         #expect(headers["Accept-Encoding"] == encodings)
 
@@ -39,7 +39,7 @@ struct CurlDefaultHeadersTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("default-headers-\(UUID().uuidString)")
         try Data("body".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        var upload = HTTPRequest(url: try TestServer.url("/anything"), method: .put)
+        var upload = HTTPRequest(url: try TestServer.endpoint("/anything"), method: .put)
         upload.headers["X-Trace"] = "7"
         upload.body = .file(file)
         let uploadHeaders = try await echoedHeaders(upload, client: client)
@@ -51,7 +51,7 @@ struct CurlDefaultHeadersTests {
 
     @Test func aRequestsOwnLinesReplaceTheDefaults() async throws {
         let client = HTTPClient(configuration: .init(maximumConnectionsPerHost: 1))
-        var request = HTTPRequest(url: try TestServer.url("/anything"))
+        var request = HTTPRequest(url: try TestServer.endpoint("/anything"))
         request.headers["user-agent"] = "Mine/2"
         request.headers["Accept-Encoding"] = "identity"
         let headers = try await echoedHeaders(request, client: client)
@@ -59,7 +59,7 @@ struct CurlDefaultHeadersTests {
         #expect(headers["Accept-Encoding"] == "identity")
 
         // The next request, on the handle the first one left, is back to the defaults.
-        let plain = try await echoedHeaders(HTTPRequest(url: TestServer.url("/anything")), client: client)
+        let plain = try await echoedHeaders(HTTPRequest(url: TestServer.endpoint("/anything")), client: client)
         #expect(plain["User-Agent"] == HTTPClient.defaultUserAgent)
         #expect(plain["Accept-Encoding"] == CurlDefaultHeaders.decodableEncodings.joined(separator: ", "))
     }
@@ -82,7 +82,7 @@ struct CurlDefaultHeadersTests {
     }
 
     @Test func gzipIsStillDecodedWhenTheRequestAsksForItItself() async throws {
-        var request = HTTPRequest(url: try TestServer.url("/gzip"))
+        var request = HTTPRequest(url: try TestServer.endpoint("/gzip"))
         request.headers["Accept-Encoding"] = "gzip"
         let response = try await HTTPClient.shared.result(request).get()
         #expect(response.headers["Content-Encoding"] == "gzip")

@@ -94,7 +94,7 @@ struct HookOrderOnConcurrentQueuesTests {
         for index in 0..<count {
             // Half succeed with a body big enough for progress reports, half fail their validation.
             let path = index.isMultiple(of: 2) ? "/bytes/200000?n=\(index)" : "/status/500?n=\(index)"
-            let url = try TestServer.url(path)
+            let url = try TestServer.endpoint(path)
             HTTPClient.shared.perform(HTTPRequest(url: url), plan: .response(),
                                       options: CallOptions(queue: queue, progress: { _ in }, hooks: [checker],
                                                            usesGlobalHooks: false)) { delivery in

@@ -21,7 +21,7 @@ struct LateJoinerTests {
             let results = Recorder<Int>()
             client.send(HTTPRequest(url: url), queue: queue) { results.append(($0.success?.statusCode) ?? -1) }
             // The engine posted the first completion: the response is in.
-            let handoff = try #require(client.callbackHandoff)
+            let handoff = try #require(client.deliveryScheduler)
             let deadline = ContinuousClock.now + .seconds(20)
             while handoff.postedCompletions.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline {
                 await Task.yield()

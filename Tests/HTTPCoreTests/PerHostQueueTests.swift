@@ -16,13 +16,13 @@ struct PerHostQueueTests {
         defer { peer.stop() }
         let engine = try CurlEngine(limits: CurlEngine.Limits(connectionsPerHost: 1, concurrentRequestsPerHost: 1,
                                                               totalConnections: 0, cachedConnections: 4),
-                                    userAgent: "queue-test", name: "test.per-host-queue")
+                                    userAgent: "queue-test", name: "test.per-host-queue", delivery: .automatic)
         defer { engine.shutDownWhenIdle() }
         let queue = HTTPClient.makeCallbackQueue(label: "test.per-host-queue.callbacks")
         func transfer(_ path: String, method: HTTPMethod = .get, priority: RequestPriority = .normal,
                       completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) throws -> CurlTransfer {
             let request = HTTPRequest(url: peer.url(path), method: method, priority: priority)
-            return CurlTransfer(request: request, target: try TransferTarget(url: request.url), handoff: engine.handoff,
+            return CurlTransfer(request: request, target: try TransferTarget(url: request.url), scheduler: engine.scheduler,
                                 callbackQueue: queue, progress: nil, completion: completion)
         }
         let id = UUID().uuidString
@@ -41,7 +41,7 @@ struct PerHostQueueTests {
         let marker = Recorder<Int>()
         let markerRequest = HTTPRequest(url: try #require(URL(string: "http://localhost:\(peer.port)/conn-real/\(id)-marker")))
         engine.add(CurlTransfer(request: markerRequest, target: try TransferTarget(url: markerRequest.url),
-                                handoff: engine.handoff, callbackQueue: queue, progress: nil) {
+                                scheduler: engine.scheduler, callbackQueue: queue, progress: nil) {
             marker.append($0.success?.statusCode ?? -1)
         })
         #expect(await marker.wait(for: 1, timeout: 50) == [200])

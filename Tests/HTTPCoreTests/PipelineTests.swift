@@ -82,16 +82,16 @@ struct PipelineTests {
         let recorder = EventRecorder()
         let options = CallOptions(progress: { _ in }, hooks: [recorder], usesGlobalHooks: false)
 
-        let ok = await client.deliveries(HTTPRequest(url: try TestServer.url("/bytes/200000")), options: options)
+        let ok = await client.deliveries(HTTPRequest(url: try TestServer.endpoint("/bytes/200000")), options: options)
         #expect(ok.result.success?.statusCode == 200)
-        let notFound = await client.deliveries(HTTPRequest(url: try TestServer.url("/status/404")), options: options)
+        let notFound = await client.deliveries(HTTPRequest(url: try TestServer.endpoint("/status/404")), options: options)
         #expect(notFound.result.failure?.kind == .unacceptableStatus(404))
-        var slow = HTTPRequest(url: try TestServer.url("/delay/5"))
+        var slow = HTTPRequest(url: try TestServer.endpoint("/delay/5"))
         slow.timeouts.total = 0.2
         #expect(await client.deliveries(slow, options: options).result.failure?.kind == .timedOut)
 
         let cancelled = await withCheckedContinuation { (continuation: CheckedContinuation<Delivery<HTTPResponse>, Never>) in
-            let url = (try? TestServer.url("/delay/5")) ?? URL(fileURLWithPath: "/")
+            let url = (try? TestServer.endpoint("/delay/5")) ?? URL(fileURLWithPath: "/")
             let task = client.perform(HTTPRequest(url: url), plan: .response(), options: options) {
                 continuation.resume(returning: $0)
             }
@@ -128,7 +128,7 @@ struct PipelineTests {
             request.headers["X-Order"] = (request.headers["X-Order"] ?? "") + ",second"
             return .success(request)
         }
-        let delivery = await client.deliveries(HTTPRequest(url: try TestServer.url("/anything")),
+        let delivery = await client.deliveries(HTTPRequest(url: try TestServer.endpoint("/anything")),
                                                options: CallOptions(interceptors: [first, second]))
         let echo = try #require(try JSONSerialization.jsonObject(with: delivery.result.get().body) as? [String: Any])
         let headers = try #require(echo["headers"] as? [String: Any])
@@ -152,7 +152,7 @@ struct PipelineTests {
     @Test func flakyEndpointsSucceedAfterRetries() async throws {
         let policy = RetryPolicy(baseDelay: 0.01)
         let key = UUID().uuidString
-        let delivery = await client.deliveries(HTTPRequest(url: try TestServer.url("/flaky/\(key)?failures=2&status=503")),
+        let delivery = await client.deliveries(HTTPRequest(url: try TestServer.endpoint("/flaky/\(key)?failures=2&status=503")),
                                                options: CallOptions(interceptors: [policy]))
         let body = try #require(try JSONSerialization.jsonObject(with: delivery.result.get().body) as? [String: Any])
         #expect(body["attempt"] as? Int == 3)
@@ -161,7 +161,7 @@ struct PipelineTests {
     @Test func retriesStopAfterTheMaximum() async throws {
         let policy = RetryPolicy(baseDelay: 0.01)
         let key = UUID().uuidString
-        let delivery = await client.deliveries(HTTPRequest(url: try TestServer.url("/flaky/\(key)?failures=5&status=502")),
+        let delivery = await client.deliveries(HTTPRequest(url: try TestServer.endpoint("/flaky/\(key)?failures=5&status=502")),
                                                options: CallOptions(interceptors: [policy]))
         #expect(delivery.result.failure?.kind == .unacceptableStatus(502))
         let failedResponse = try #require(delivery.response)
@@ -171,7 +171,7 @@ struct PipelineTests {
 
     @Test func postIsNotRetriedUnlessOptedIn() async throws {
         let key = UUID().uuidString
-        let url = try TestServer.url("/flaky/\(key)?failures=1&status=503")
+        let url = try TestServer.endpoint("/flaky/\(key)?failures=1&status=503")
         let once = await client.deliveries(HTTPRequest(url: url, method: .post),
                                            options: CallOptions(interceptors: [RetryPolicy(baseDelay: 0.01)]))
         #expect(once.result.failure?.kind == .unacceptableStatus(503))
@@ -182,7 +182,7 @@ struct PipelineTests {
 
     @Test func retryAfterIsHonoured() async throws {
         let start = ContinuousClock.now
-        let delivery = await client.deliveries(HTTPRequest(url: try TestServer.url("/retry-after?seconds=1&key=\(UUID().uuidString)")),
+        let delivery = await client.deliveries(HTTPRequest(url: try TestServer.endpoint("/retry-after?seconds=1&key=\(UUID().uuidString)")),
                                                options: CallOptions(interceptors: [RetryPolicy(baseDelay: 0.01)]))
         #expect(delivery.result.success?.statusCode == 200)
         #expect(ContinuousClock.now - start >= .milliseconds(950))
@@ -259,7 +259,7 @@ struct PipelineTests {
         let refresher = TokenRefresher(token: "stale") { completion in
             completion(.failure(NetworkError(.unacceptableStatus(500), "the auth server answered 500")))
         }
-        let url = try TestServer.url("/auth/protected")
+        let url = try TestServer.endpoint("/auth/protected")
         let errors = await withTaskGroup(of: NetworkError?.self) { group in
             for _ in 0..<5 {
                 group.addTask {

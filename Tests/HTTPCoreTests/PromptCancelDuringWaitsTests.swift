@@ -44,7 +44,7 @@ final class HeldRefresh: Sendable {
 struct PromptCancelDuringWaitsTests {
     @Test func cancelDuringARetryAfterWaitEndsTheCallAtOnce() async throws {
         let decided = Recorder<RetryDecision>()
-        let url = try TestServer.url("/retry-after?seconds=20&key=prompt-cancel-\(UUID().uuidString)")
+        let url = try TestServer.endpoint("/retry-after?seconds=20&key=prompt-cancel-\(UUID().uuidString)")
         let completions = Recorder<NetworkError.Kind?>()
         // A client of its own: other suites' long transfers must not hold its per-host slots.
         let task = HTTPClient().perform(HTTPRequest(url: url), plan: .response(),

@@ -29,7 +29,7 @@ struct TotalTimeoutCoversTheCallTests {
     }
 
     @Test func retryDelaysCount() async throws {
-        let url = try TestServer.url("/retry-after?seconds=3&key=total-timeout-\(UUID().uuidString)")
+        let url = try TestServer.endpoint("/retry-after?seconds=3&key=total-timeout-\(UUID().uuidString)")
         let delivery = await HTTPClient.shared.deliveries(request(url, total: 1.5),
                                                           options: CallOptions(interceptors: [RetryPolicy()]))
         // Per attempt, both attempts are quick and the retry after 3 s succeeds.
@@ -66,7 +66,7 @@ struct TotalTimeoutCoversTheCallTests {
     }
 
     @Test func aCallWithinItsTotalTimeoutIsUnaffected() async throws {
-        let delivery = await HTTPClient.shared.deliveries(request(try TestServer.url("/get"), total: 10),
+        let delivery = await HTTPClient.shared.deliveries(request(try TestServer.endpoint("/get"), total: 10),
                                                           options: CallOptions(interceptors: [RetryPolicy()]))
         #expect(delivery.response?.statusCode == 200)
     }

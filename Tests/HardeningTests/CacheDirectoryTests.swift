@@ -22,7 +22,7 @@ struct CacheDirectoryTests {
         let store = try TemporaryCache(directory: file.appendingPathComponent("cache", isDirectory: true))
         let queue = DispatchQueue(label: "hardening.cache.unusable")
         let configuration = chainConfiguration(cache: store.cache, queue: queue)
-        let url = try Server.url("/get?unique=\(unique())")
+        let url = try TestServer.url("/get?unique=\(unique())")
 
         for policy in [CachePolicy.networkOnly, .fileFirst, .networkFirst, .http] {
             let (_, log) = startChain(Request.url(url).configuration(configuration).cache(policy))
@@ -56,7 +56,7 @@ struct CacheDirectoryTests {
         let store = try TemporaryCache(directory: directory)
         let queue = DispatchQueue(label: "hardening.cache.missing")
         let configuration = chainConfiguration(cache: store.cache, queue: queue)
-        let url = try Server.url("/get?unique=\(unique())")
+        let url = try TestServer.url("/get?unique=\(unique())")
 
         let (_, log) = startChain(Request.url(url).configuration(configuration).cache(.networkOnly))
         #expect(try #require(await log.wait(for: 1).first).bytes ?? 0 > 0)
@@ -83,14 +83,14 @@ struct CacheDirectoryTests {
         let queue = DispatchQueue(label: "hardening.cache.removed")
         let configuration = chainConfiguration(cache: store.cache, queue: queue)
 
-        let (_, first) = startChain(Request.url(try Server.url("/get?unique=\(unique())")).configuration(configuration)
+        let (_, first) = startChain(Request.url(try TestServer.url("/get?unique=\(unique())")).configuration(configuration)
             .cache(.networkOnly))
         #expect(try #require(await first.wait(for: 1).first).bytes ?? 0 > 0)
         await settle(cache: store.cache, queue: queue)
         try FileManager.default.removeItem(at: store.directory)
 
         for attempt in 0..<2 {
-            let (_, log) = startChain(Request.url(try Server.url("/get?unique=\(unique())")).configuration(configuration)
+            let (_, log) = startChain(Request.url(try TestServer.url("/get?unique=\(unique())")).configuration(configuration)
                 .cache(.networkOnly))
             #expect(try #require(await log.wait(for: 1).first).bytes ?? 0 > 0, "attempt \(attempt)")
             await settle(cache: store.cache, queue: queue)
@@ -113,7 +113,7 @@ struct CacheDirectoryTests {
         let store = try TemporaryCache(directory: directory)
         let queue = DispatchQueue(label: "hardening.cache.foreign")
 
-        let (_, log) = startChain(Request.url(try Server.url("/get?unique=\(unique())"))
+        let (_, log) = startChain(Request.url(try TestServer.url("/get?unique=\(unique())"))
             .configuration(chainConfiguration(cache: store.cache, queue: queue)).cache(.networkOnly))
         #expect(try #require(await log.wait(for: 1).first).bytes ?? 0 > 0)
         await settle(cache: store.cache, queue: queue)

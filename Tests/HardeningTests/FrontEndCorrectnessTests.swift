@@ -34,7 +34,7 @@ struct FrontEndCorrectnessTests {
     @Test("The README's base request: api.url(\"envelope/user/101\") resolves against the request's own URL")
     func baseRequestResolvesRelativeURL() async throws {
         struct User: Decodable, Sendable { let id: String; let name: String }
-        let api = Request.url(try Server.url("/")).header("X-App", "demo").envelope(.errcode)
+        let api = Request.url(try TestServer.url("/")).header("X-App", "demo").envelope(.errcode)
             .configuration(chainConfiguration(queue: queue))
         let user = try await api.url("envelope/user/101").value(User.self)
         #expect(user.id == "101")
@@ -68,7 +68,7 @@ struct FrontEndCorrectnessTests {
 
     @Test("A form body labelled application/json never shows its password (Chain, AFStyle, LoggerHook)")
     func formBodyLabelledJSONIsRedacted() async throws {
-        let chain = Request.url(try Server.url("/post")).method(.post)
+        let chain = Request.url(try TestServer.url("/post")).method(.post)
             .header("Content-Type", "application/json")
             .params(["username": "wiki", "password": "hunter2"])
         #expect(try chain.httpRequest().body == .data(Data("password=hunter2&username=wiki".utf8)),
@@ -78,7 +78,7 @@ struct FrontEndCorrectnessTests {
 
         let lines = Recorder<String>()
         let logger = LoggerHook(level: .debug, output: HookOutput { lines.append($0) })
-        let manager = makeManager(queue: queue, baseURL: try Server.baseURL)
+        let manager = makeManager(queue: queue, baseURL: try TestServer.baseURL)
         let callbacks = AFCallbacks()
         let task = manager.POST("post", parameters: ["username": "wiki", "password": "hunter2"],
                                 headers: ["Content-Type": "application/json"], success: callbacks.success,
@@ -124,7 +124,7 @@ struct FrontEndCorrectnessTests {
         let store = try TemporaryCache()
         defer { store.remove() }
         let configuration = chainConfiguration(cache: store.cache, queue: queue)
-        let url = try Server.url("/response-headers?Vary=Accept-Language&Cache-Control=max-age%3D60&u=\(unique())")
+        let url = try TestServer.url("/response-headers?Vary=Accept-Language&Cache-Control=max-age%3D60&u=\(unique())")
         let english = Request.url(url).header("Accept-Language", "en").configuration(configuration)
         #expect(await chainData(english.cache(.networkOnly)).bytes != nil)
         let french = Request.url(url).header("Accept-Language", "fr").configuration(configuration)
@@ -136,7 +136,7 @@ struct FrontEndCorrectnessTests {
     func afStyleSeparatesCustomAuthHeaders() async throws {
         let store = try TemporaryCache()
         defer { store.remove() }
-        let manager = makeManager(queue: queue, baseURL: try Server.baseURL)
+        let manager = makeManager(queue: queue, baseURL: try TestServer.baseURL)
         manager.responseCache = store.cache
         let path = "get?u=\(unique())"
         let alice = await afGET(manager, path, headers: ["X-Auth-Token": "alice"], cachePolicy: .networkOnly)
@@ -151,7 +151,7 @@ struct FrontEndCorrectnessTests {
         let store = try TemporaryCache()
         defer { store.remove() }
         var configuration = chainConfiguration(cache: store.cache, queue: queue)
-        let url = try Server.url("/get?u=\(unique())")
+        let url = try TestServer.url("/get?u=\(unique())")
         func chain(_ language: String, _ policy: CachePolicy) -> Request {
             Request.url(url).header("Accept-Language", language).cache(policy).configuration(configuration)
         }
@@ -162,7 +162,7 @@ struct FrontEndCorrectnessTests {
         #expect(await chainData(chain("fr", .cacheOnly)).kind == .cacheMiss)
         #expect(await chainData(chain("en", .cacheOnly)).bytes != nil)
 
-        let manager = makeManager(queue: queue, baseURL: try Server.baseURL)
+        let manager = makeManager(queue: queue, baseURL: try TestServer.baseURL)
         manager.responseCache = store.cache
         manager.cacheKeyHeaders = ["Accept-Language"]
         let path = "get?u=\(unique())"
@@ -176,17 +176,17 @@ struct FrontEndCorrectnessTests {
     @Test("Chain: a negative or NaN timeout is an invalid request, delivered, never sent", arguments: [-1.0, .nan])
     func chainRejectsInvalidTimeouts(seconds: Double) async throws {
         let configuration = chainConfiguration(queue: queue)
-        let total = Request.url(try Server.url("/get?u=\(unique())")).timeout(seconds).configuration(configuration)
+        let total = Request.url(try TestServer.url("/get?u=\(unique())")).timeout(seconds).configuration(configuration)
         #expect(await chainData(total).kind == .invalidRequest)
-        let idle = Request.url(try Server.url("/get?u=\(unique())")).timeouts(Timeouts(idle: seconds)).configuration(configuration)
+        let idle = Request.url(try TestServer.url("/get?u=\(unique())")).timeouts(Timeouts(idle: seconds)).configuration(configuration)
         #expect(await chainData(idle).kind == .invalidRequest)
-        let size = Request.url(try Server.url("/get?u=\(unique())")).maximumResponseSize(-1).configuration(configuration)
+        let size = Request.url(try TestServer.url("/get?u=\(unique())")).maximumResponseSize(-1).configuration(configuration)
         #expect(await chainData(size).kind == .invalidRequest)
     }
 
     @Test("AFStyle: a negative or NaN timeoutInterval is an invalid request, delivered, never sent", arguments: [-1.0, .nan])
     func afStyleRejectsInvalidTimeouts(seconds: Double) async throws {
-        let manager = makeManager(queue: queue, baseURL: try Server.baseURL)
+        let manager = makeManager(queue: queue, baseURL: try TestServer.baseURL)
         manager.requestSerializer.timeoutInterval = seconds
         let outcome = await afGET(manager, "get?u=\(unique())")
         #expect(outcome.kind == .invalidRequest)

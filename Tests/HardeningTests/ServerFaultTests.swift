@@ -26,7 +26,7 @@ struct Fault: Sendable, CustomTestStringConvertible {
     func url() throws -> String {
         switch target {
         case .path(let path):
-            return try Server.url(path) + (path.contains("?") ? "&" : "?") + "unique=\(unique())"
+            return try TestServer.url(path) + (path.contains("?") ? "&" : "?") + "unique=\(unique())"
         case .closedPort:
             return "http://127.0.0.1:\(try closedPort())/get"
         }
@@ -128,8 +128,8 @@ struct ServerFaultTests {
         let queue = DispatchQueue(label: "hardening.fault.long")
         let configuration = chainConfiguration(client: HTTPClient(configuration: .init(
             maximumConnectionsPerHost: 1, maximumConcurrentRequestsPerHost: 1, maximumIdleConnections: 1)), queue: queue)
-        let longURL = try Server.url("/fault/long-body")
-        let nextURL = try Server.url("/get")
+        let longURL = try TestServer.url("/fault/long-body")
+        let nextURL = try TestServer.url("/get")
         let body = await withCheckedContinuation { continuation in
             Request.url(longURL).configuration(configuration).responseData { continuation.resume(returning: $0) }
         }

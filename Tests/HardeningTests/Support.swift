@@ -7,29 +7,11 @@ import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
-@_exported import TestSupport
 #endif
+@_exported import TestSupport
 
 // Shared helpers of the hardening suites. Every wait is on an event with a bounded timeout;
 // nothing sleeps to "let things happen".
-
-/// One sample server for the fault and hostile-input suites, on a free loopback port. Suites
-/// that count requests or descriptors start their own.
-enum Server {
-    static let shared: SampleServer? = try? SampleServer(port: 0)
-
-    static var baseURL: URL {
-        get throws {
-            guard let server = shared else { throw TestFailure("the sample server did not start") }
-            return server.baseURL
-        }
-    }
-
-    /// `http://127.0.0.1:PORT` + `path` (which starts with `/`).
-    static func url(_ path: String) throws -> String {
-        try baseURL.absoluteString + path
-    }
-}
 
 /// A client of the hardening suites' own, so their stalls and timeouts never queue behind
 /// (or in front of) other suites' requests on `HTTPClient.shared`.
@@ -38,6 +20,20 @@ enum Clients {
         maximumConnectionsPerHost: 32, maximumConcurrentRequestsPerHost: 32, maximumIdleConnections: 8))
 }
 
+
+/// A string argument with a readable name in the test report.
+struct Named<Value: Sendable>: Sendable, CustomTestStringConvertible {
+    let name: String
+    let value: Value
+    var testDescription: String { name }
+}
+
+/// A JSON object from `JSONSerialization`, carried across queues. `@unchecked Sendable`: it is
+/// made on the callback queue and only read afterwards.
+struct JSONBox: @unchecked Sendable {
+    let object: [String: Any]
+    init(_ object: [String: Any]) { self.object = object }
+}
 
 /// A unique query value: the client shares one transfer between identical GETs in flight, and
 /// parallel tests must not share theirs.
@@ -204,16 +200,6 @@ struct AFCallbacks: Sendable {
         }
     }
 }
-
-extension HTTPClient {
-    /// Sends through the engine and waits for the completion.
-    func result(_ request: HTTPRequest) async -> Result<HTTPResponse, NetworkError> {
-        await withCheckedContinuation { continuation in
-            send(request) { continuation.resume(returning: $0) }
-        }
-    }
-}
-
 
 // MARK: Open files
 

@@ -33,6 +33,9 @@ def _smuggle(connection, request):
         connection.send(b"HTTP/1.1 204 No Content\r\n\r\n")
     time.sleep(0.2)
     connection.send(response(200, headers=[("Content-Type", "text/plain")], body="smuggled"))
+    # A send returns when the bytes are queued; on a loaded machine loopback hands them to the
+    # client's socket later (the kernel's backlog), so give them time to arrive before saying so.
+    time.sleep(0.1)
     _event("smuggled:" + request.query.get("id", "")).set()
     return KEEP
 

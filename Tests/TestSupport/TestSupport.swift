@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-// Helpers every test target shared as copies; one module now (`@_exported` by each target's
-// support file). Test-only: nothing here is part of the library.
+// Helpers the test targets share (`@_exported` by each target's support file). Test-only:
+// nothing here is part of the library.
 
 /// A test failure with a message, for `throw` in helpers.
 public struct TestFailure: Error, CustomStringConvertible {
@@ -90,30 +90,4 @@ public func temporaryDirectory(_ label: String = "tests") throws -> URL {
                                                                             isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
-}
-
-/// Reading `openssl s_server`'s output for the port it bound (`ACCEPT 127.0.0.1:<port>`).
-public enum OpenSSLServerOutput {
-    /// The port, or `nil` when the process ended without printing one. The pipe is drained
-    /// until EOF afterwards, so s_server never blocks on a full pipe.
-    public static func acceptedPort(from handle: FileHandle) async -> Int? {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var text = ""
-                var resumed = false
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    guard !resumed else { continue }
-                    text += String(decoding: data, as: UTF8.self)
-                    if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }),
-                       let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-                        resumed = true
-                        continuation.resume(returning: port)
-                    }
-                }
-                if !resumed { continuation.resume(returning: nil) }
-            }
-        }
-    }
 }

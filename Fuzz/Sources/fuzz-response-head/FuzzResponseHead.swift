@@ -2,6 +2,7 @@
 @testable import CurlTransport
 import Foundation
 @testable import HTTPCore
+import HTTPFeatures
 
 /// libFuzzer entry: the input is what a server sent before the body. libcurl hands the header
 /// callback one line at a time (each with its line ending), so the input is cut after every

@@ -38,11 +38,16 @@ public final class HTTPClient: Sendable {
         public var userAgent: String?
         /// Interceptors every call of this client runs, before the call's own. Default none.
         public var interceptors: [any RequestInterceptor]
+        /// How finished transfers are handed to the callback queues. Default
+        /// ``DeliveryTuning/automatic``: short waits that save a thread wakeup per request;
+        /// ``DeliveryTuning/off`` spends no processor time on them.
+        public var delivery: DeliveryTuning
 
         /// Makes a configuration; every argument has the default stated on its property.
         public init(maximumConnectionsPerHost: Int = 6, maximumConcurrentRequestsPerHost: Int = 6,
                     maximumConnections: Int = 0, maximumIdleConnections: Int = 32,
-                    callbackQueue: DispatchQueue? = nil, userAgent: String? = nil, interceptors: [any RequestInterceptor] = []) {
+                    callbackQueue: DispatchQueue? = nil, userAgent: String? = nil, interceptors: [any RequestInterceptor] = [],
+                    delivery: DeliveryTuning = .automatic) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
             self.maximumConnections = maximumConnections
@@ -50,6 +55,7 @@ public final class HTTPClient: Sendable {
             self.callbackQueue = callbackQueue
             self.userAgent = userAgent
             self.interceptors = interceptors
+            self.delivery = delivery
         }
     }
 
@@ -109,6 +115,33 @@ public final class HTTPClient: Sendable {
     public func perform<Value>(_ request: HTTPRequest, plan: ResponsePlan<Value>, options: CallOptions = CallOptions(),
                                deliver: @escaping @Sendable (Delivery<Value>) -> Void) -> HTTPTask {
         let call = PipelineCall(client: self, request: request, plan: plan, options: options, deliver: deliver)
+        call.start()
+        return call.task
+    }
+
+    /// Runs a call whose request could not be built (a bad URL, parameters that would not
+    /// encode): both front ends report such a failure through here, so it goes where every
+    /// other failure goes.
+    ///
+    /// Nothing is adapted, looked up or sent: the options' interceptors, cache step and stub
+    /// are not used. The hooks see the call (`willSend`, then `didFail` with `error`), and
+    /// `deliver` runs once, on the options' queue, with `error` — never inside this method.
+    /// A cancel after this method returned does not change the error.
+    ///
+    /// - Parameters:
+    ///   - error: why the request could not be built.
+    ///   - request: what is known of the request (hooks and ``HTTPTask/originalRequest`` show
+    ///     it); `nil`: a `GET` of `file:///`.
+    ///   - plan: the call's plan; only its value type matters, as it never runs.
+    ///   - options: the queue, hooks and origin; default `CallOptions()`.
+    ///   - deliver: called once with the failure.
+    /// - Returns: a task, already decided.
+    @discardableResult
+    package func perform<Value>(unbuildable error: NetworkError, request: HTTPRequest?, plan: ResponsePlan<Value>,
+                                options: CallOptions = CallOptions(),
+                                deliver: @escaping @Sendable (Delivery<Value>) -> Void) -> HTTPTask {
+        let call = PipelineCall(client: self, request: request ?? HTTPRequest(url: URL(fileURLWithPath: "/")),
+                                unbuildable: error, plan: plan, options: options, deliver: deliver)
         call.start()
         return call.task
     }

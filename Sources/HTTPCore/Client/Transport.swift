@@ -15,15 +15,18 @@ package protocol Transport: Sendable {
                coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
                completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
 
-    /// Whether `queue` is a serial callback queue made by ``makeCallbackQueue(label:)``, whose
-    /// blocks the pipeline may run in place instead of on a queue of the call's own.
+    /// Whether `queue` is a serial callback queue of the library's that this transport's
+    /// hand-off is tuned for, whose blocks the pipeline may run in place instead of on a queue
+    /// of the call's own; always `false` with ``DeliveryTuning/off``.
     func isCallbackQueue(_ queue: DispatchQueue) -> Bool
 
-    /// A serial queue for completions, tuned for this transport's hand-off.
+    /// A serial queue for completions, tuned for this transport's hand-off as the client's
+    /// ``HTTPClient/Configuration/delivery`` says.
     func makeCallbackQueue(label: String) -> DispatchQueue
 
     /// Called at the end of a delivery made in a transfer's completion block: the delivery may
-    /// have sent another request, whose completion the transport may wait for in place.
+    /// have sent another request, whose completion the transport may wait for in place (never
+    /// with ``DeliveryTuning/off``).
     func deliveryEnded()
 
     /// Finishes the transfers in flight, then releases the transport's resources.

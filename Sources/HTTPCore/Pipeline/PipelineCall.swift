@@ -2,18 +2,30 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// One call through the pipeline — the single place where the order of steps lives:
+/// One call through the pipeline: the executor of its ``CallStateMachine``. The machine decides
+/// the order of steps; this class performs each action (I/O, queues, hooks) and feeds the
+/// outcome back as the next event. Where each step runs:
 ///
-///     interceptors adapt → [hook: will send] → cache step (may deliver a stored copy)
-///       → engine transfer [hook: progress] → interceptors decide about a retry → maybe again
-///       → cache step stores what the plan's validation accepts
-///       → plan: validate and decode on the callback queue → [hook: finished / failed] → deliver
+///     step                               thread or queue
+///     ─────────────────────────────────  ──────────────────────────────────────────────────
+///     start (first action)               the caller's thread (`HTTPClient.perform`)
+///     interceptors' adapt / retry        the thread that fed the event before; their answer
+///                                        comes back on any thread
+///     cache step: lookup, store          the store's serial queue
+///     transfer                           the transport (libcurl's loop thread); its
+///                                        completion on the call's queue
+///     stub's answer, retry delay         a global queue, after the delay
+///     validate (once) and decode         the call's queue
+///     hooks: willSend, progress, end     the call's queue (progress: the transport's queue)
+///     deliver                            the call's queue
+///     cancel, total timeout              any thread (the total timeout: a global queue)
 ///
-/// Deliveries are at most two (the `.fileFirst` case) and the last one has `isFinal == true`;
-/// anything a misbehaving step sends after the final delivery is dropped, so the caller's
-/// closure runs exactly once (twice for a `.fileFirst` hit).
+/// "The call's queue" is the caller's callback queue when it is a library-made serial one,
+/// else a serial queue of this call that targets it. Deliveries are at most two (the
+/// `.fileFirst` case) and the last one has `isFinal == true`; the machine ignores whatever a
+/// misbehaving step sends after the final delivery, so the caller's closure runs exactly once
+/// (twice for a `.fileFirst` hit).
 final class PipelineCall<Value>: Sendable {
-    private let client: HTTPClient
     private let transport: any Transport
     let task: HTTPTask
     private let plan: ResponsePlan<Value>
@@ -31,11 +43,14 @@ final class PipelineCall<Value>: Sendable {
     // queue and handed to the caller there, never shared, so the closure is @Sendable only
     // in the sense that it is called from that queue.
     private let deliver: @Sendable (Delivery<Value>) -> Void
-    private let state = Mutex(PipelineCallState())
+    private let state: Mutex<PipelineCallState>
+    /// The machine's answer to ``CallStateMachine/Event/start``, worked out in `init` where
+    /// nothing else can reach the call yet, so starting takes no lock.
+    private let firstAction: CallStateMachine.Action
+    private let firstPrepared: PreparedAction
 
-    init(client: HTTPClient, request: HTTPRequest, plan: ResponsePlan<Value>, options: CallOptions,
-         deliver: @escaping @Sendable (Delivery<Value>) -> Void) {
-        self.client = client
+    init(client: HTTPClient, request: HTTPRequest, unbuildable: NetworkError? = nil, plan: ResponsePlan<Value>,
+         options: CallOptions, deliver: @escaping @Sendable (Delivery<Value>) -> Void) {
         self.transport = client.transport
         self.task = HTTPTask(originalRequest: request)
         self.plan = plan
@@ -44,147 +59,173 @@ final class PipelineCall<Value>: Sendable {
         self.callerQueue = callerQueue
         self.queue = client.transport.isCallbackQueue(callerQueue) ? callerQueue
             : DispatchQueue(label: "chain.call", target: callerQueue)
-        self.hooks = (options.usesGlobalHooks ? Hooks.shared.all : []) + options.hooks
-        self.interceptors = client.configuration.interceptors + options.interceptors
+        let hooks = (options.usesGlobalHooks ? Hooks.shared.all : []) + options.hooks
+        self.hooks = hooks
+        // A request that was never built is not adapted: there is nothing to adapt.
+        let interceptors = unbuildable == nil ? client.configuration.interceptors + options.interceptors : []
+        self.interceptors = interceptors
         self.deliver = deliver
+        let answer: CallStateMachine.Answer = unbuildable.map { .unbuildable($0) } ?? (options.stub == nil ? .transport : .stub)
+        var machine = CallStateMachine(request: request, interceptorCount: interceptors.count,
+                                       usesCache: unbuildable == nil && options.cache != nil, answer: answer)
+        let firstAction = machine.handle(.start)
+        var state = PipelineCallState(machine: machine)
+        self.firstPrepared = state.prepare(firstAction, hooks: hooks, origin: options.origin)
+        self.firstAction = firstAction
+        self.state = Mutex(state)
     }
 
     func start() {
         armTotalTimeout()
-        // Without interceptors there is nothing to adapt: skip the asynchronous step.
-        guard !interceptors.isEmpty else {
-            proceed(with: task.originalRequest)
-            return
+        perform(firstAction, prepared: firstPrepared, isOnQueue: false)
+    }
+
+    // MARK: Events
+
+    /// Feeds one event to the machine and performs its action. `isOnQueue`: the caller runs on
+    /// the call's queue (a transfer's completion block), where the delivery need not queue
+    /// another block.
+    private func handle(_ event: CallStateMachine.Event, isOnQueue: Bool = false) {
+        let (action, prepared) = state.withLock { state in
+            let action = state.machine.handle(event)
+            return (action, state.prepare(action, hooks: hooks, origin: options.origin))
         }
-        let original = task.originalRequest
-        awaitStep(request: original, { [self] resume in adapt(original, then: resume) },
-                  ended: { [self] error in finish(.failure(error), request: original, isFinal: true) }) { [self] result in
-            switch result {
-            case .failure(let error):
-                finish(.failure(error), request: original, isFinal: true)
-            case .success(let request):
-                proceed(with: request)
+        perform(action, prepared: prepared, isOnQueue: isOnQueue)
+    }
+
+    private func perform(_ action: CallStateMachine.Action, prepared: PreparedAction, isOnQueue: Bool) {
+        if let context = prepared.announce {
+            let hooks = self.hooks
+            queue.async { hooks.forEach { $0.willSend(context) } }
+        }
+        switch action {
+        case .ignore, .cancelTransfer:
+            // `.cancelTransfer`: the transport attached its cancel to the task, which ran it.
+            break
+        case .runAdapters(let request):
+            guard attachStop(request) else { return }
+            adapt(request)
+        case .runCacheStep(let request):
+            guard attachStop(request), let cache = options.cache else { return }
+            runCacheStep(cache, request)
+        case .startTransfer(let request):
+            transport.start(request, task: task, queue: queue, sharingQueue: callerQueue,
+                            coalesces: options.coalescesIdenticalRequests, progress: makeProgressHandler()) { [self] result in
+                handle(.transferFinished(explained(result)), isOnQueue: true)
+            }
+        case .answerFromStub(let request):
+            guard attachStop(request), let stub = options.stub else { return }
+            let delay = stub.delay > 0 ? min(stub.delay, CallStateMachine.longestWait) : 0
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+                handle(.transferFinished(stub.error.map { .failure($0) } ?? .success(stub.response(for: request))))
+            }
+        case .askRetriers(let request, let result, let attempts):
+            guard attachStop(request) else { return }
+            decideRetry(request, result: result, attempts: attempts)
+        case .scheduleRetry(let delay):
+            guard attachStop(task.originalRequest) else { return }
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in handle(.retryTimerFired) }
+        case .returnToCache(let result):
+            guard let done = prepared.cacheDone else { return }
+            // The plan validates on the call's queue, once: the cache step stores by this
+            // verdict, and the delivery of this response reuses it. The cache stores 2xx
+            // responses only; any other is validated at its delivery, as without a cache.
+            guard case .success(let response) = result, (200..<300).contains(response.statusCode) else {
+                return done(result)
+            }
+            if isOnQueue {
+                recordVerdict(for: response)
+                done(result)
+            } else {
+                queue.async { [self] in
+                    recordVerdict(for: response)
+                    done(result)
+                }
+            }
+        case .deliver(let result, let request, let isFinal):
+            prepared.timer?.cancel()
+            if let done = prepared.cacheDone { done(.failure(task.stopError ?? NetworkError(.cancelled, "the request was cancelled"))) }
+            guard let (context, needsAnnouncing) = prepared.pairing else { return }
+            if isOnQueue {
+                report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
+                // This is the transfer's completion block: if the delivery sent another request,
+                // stay awake for its completion instead of letting the thread park.
+                transport.deliveryEnded()
+            } else {
+                queue.async { [self] in
+                    report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
+                }
             }
         }
     }
 
-    /// Everything after adaptation: the cache step when there is one, else the transfer.
-    private func proceed(with request: HTTPRequest) {
-        guard let cache = options.cache else {
-            transport(request, context: AttemptContext()) { [self] result, isOnQueue in
-                finish(result, request: request, isFinal: true, isOnQueue: isOnQueue)
-            }
-            return
+    /// Lets a cancel or the total timeout reach the machine during a wait (an interceptor, a
+    /// retry delay, a stub's delay, the cache step's lookup). Returns `false`, after feeding the
+    /// stop, when the call was already stopped.
+    private func attachStop(_ request: HTTPRequest) -> Bool {
+        let stop: @Sendable () -> Void = { [self] in
+            handle(.stopped(task.stopError ?? NetworkError(.cancelled, "the request was cancelled")))
         }
-        let plan = self.plan
-        cache.run(request, isCacheable: { (try? plan.validate($0)) != nil },
-                  network: { [self] request, done in
-                      transport(request, context: AttemptContext()) { result, _ in done(result) }
-                  },
-                  deliver: { [self] result, isFinal in finish(result, request: request, isFinal: isFinal) })
+        guard task.attach(request: request, cancel: stop) else {
+            stop()
+            return false
+        }
+        return true
     }
 
     // MARK: Steps
 
     /// Runs the interceptors' `adapt` in order.
-    private func adapt(_ request: HTTPRequest, from index: Int = 0,
-                       then next: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
+    private func adapt(_ request: HTTPRequest, from index: Int = 0) {
         guard index < interceptors.count else {
-            next(.success(request))
+            handle(.adapted(request))
             return
         }
         interceptors[index].adapt(request) { [self] result in
             switch result {
-            case .success(let adapted): adapt(adapted, from: index + 1, then: next)
-            case .failure(let error): next(.failure(error))
+            case .success(let adapted): adapt(adapted, from: index + 1)
+            case .failure(let error): handle(.adaptFailed(error))
             }
         }
     }
 
-    /// One transfer, then the retry decision; retries re-adapt the original request.
-    ///
-    /// `done` learns whether it runs on the callback queue: without interceptors the retry
-    /// decision is immediate, so the transfer's completion (always on the queue) is the
-    /// delivery's block and `finish` need not queue another one.
-    private func transport(_ request: HTTPRequest, context: AttemptContext,
-                           done: @escaping @Sendable (Result<HTTPResponse, NetworkError>, _ isOnQueue: Bool) -> Void) {
-        openContextIfNeeded(for: request)
-        if let stub = options.stub {
-            let delay = stub.delay > 0 ? min(stub.delay, longestWait) : 0
-            awaitStep(request: request, { resume in
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { resume(()) }
-            }, ended: { error in done(.failure(error), false) }) {
-                done(stub.error.map { .failure($0) } ?? .success(stub.response(for: request)), false)
-            }
+    /// Asks the interceptors in order; the first that does not say `.doNotRetry` decides.
+    /// Each is told how many retries it asked for itself, so one's retries never use up
+    /// another's limit (a 503 retried by a policy, then a 401 for the token refresher).
+    private func decideRetry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, attempts: AttemptContext,
+                             from index: Int = 0) {
+        guard index < interceptors.count else {
+            handle(.retryDecided(.doNotRetry, by: index))
             return
         }
-        let progress = makeProgressHandler()
-        transport.start(request, task: task, queue: queue, sharingQueue: callerQueue,
-                        coalesces: options.coalescesIdenticalRequests, progress: progress) { [self] result in
-            let result = explained(result)
-            guard !interceptors.isEmpty else {
-                done(result, true)
-                return
-            }
-            awaitStep(request: request, { [self] resume in decideRetry(request, result: result, context: context, then: resume) },
-                      ended: { error in done(.failure(error), false) }) { [self] decision, index in
-                switch decision {
-                case .doNotRetry:
-                    done(result, false)
-                case .fail(let error):
-                    done(.failure(error), false)
-                case .retry(let delay):
-                    // NaN and negative delays mean at once; a huge one waits until a cancel or the total timeout.
-                    let delay = delay > 0 ? min(delay, longestWait) : 0
-                    var next = context
-                    next.recordRetry(by: index, of: interceptors.count, delay: delay)
-                    retry(after: delay, context: next, done: done)
-                }
-            }
-        }
-    }
-
-    /// Waits `delay`, adapts the original request again and sends it.
-    private func retry(after delay: TimeInterval, context: AttemptContext,
-                       done: @escaping @Sendable (Result<HTTPResponse, NetworkError>, _ isOnQueue: Bool) -> Void) {
-        let original = task.originalRequest
-        awaitStep(request: original, { resume in
-            if delay > 0 {
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { resume(()) }
+        interceptors[index].retry(request, result: result, context: attempts.retryContext(for: index)) { [self] decision in
+            if decision == .doNotRetry {
+                decideRetry(request, result: result, attempts: attempts, from: index + 1)
             } else {
-                resume(())
-            }
-        }, ended: { error in done(.failure(error), false) }) { [self] in
-            awaitStep(request: original, { [self] resume in adapt(original, then: resume) },
-                      ended: { error in done(.failure(error), false) }) { [self] adapted in
-                switch adapted {
-                case .success(let request): transport(request, context: context, done: done)
-                case .failure(let error): done(.failure(error), false)
-                }
+                handle(.retryDecided(decision, by: index))
             }
         }
     }
 
-    /// Runs `step`, something the call waits for that is not a transfer (an interceptor's
-    /// answer, a retry delay, a stub's delay), so that a cancel or the total timeout ends the
-    /// call at once through `ended` instead of when the wait is over. Whichever comes first
-    /// wins; the other does nothing.
-    private func awaitStep<T: Sendable>(request: HTTPRequest, _ step: (@escaping @Sendable (T) -> Void) -> Void,
-                                        ended: @escaping @Sendable (NetworkError) -> Void,
-                                        then resume: @escaping @Sendable (T) -> Void) {
-        let claim = WaitClaim()
-        let end: @Sendable () -> Void = { [task] in
-            guard claim.claim() else { return }
-            ended(task.stopError ?? NetworkError(.cancelled, "the request was cancelled"))
-        }
-        guard task.attach(request: request, cancel: end) else {
-            end()
-            return
-        }
-        step { value in
-            guard claim.claim() else { return }
-            resume(value)
-        }
+    /// Hands the adapted request to the cache step; its network request and deliveries come
+    /// back as events.
+    private func runCacheStep(_ cache: any CacheStep, _ request: HTTPRequest) {
+        cache.run(request, isCacheable: { [self] _ in
+            // Answered from the verdict of `.returnToCache`: the plan does not run again here.
+            state.withLock { $0.verdict.map { $0 == nil } } ?? false
+        }, network: { [self] request, done in
+            state.withLock { $0.cacheDone = done }
+            handle(.networkRequested(request))
+        }, deliver: { [self] result, isFinal in
+            handle(.cacheDelivered(result, isFinal: isFinal))
+        })
+    }
+
+    /// Validates the network response the cache step is about to store or pass on.
+    private func recordVerdict(for response: HTTPResponse) {
+        var verdict: NetworkError?
+        do throws(NetworkError) { try plan.validate(response) } catch { verdict = error }
+        state.withLock { $0.verdict = .some(verdict) }
     }
 
     /// A transfer's result, with the reason the pipeline stopped the call in place of the
@@ -197,71 +238,22 @@ final class PipelineCall<Value>: Sendable {
     /// Starts the timer of the request's total timeout, which covers the whole call: waiting
     /// behind the per-host cap, every attempt, retry delays and interceptors' waits. At the
     /// deadline it ends the call with ``NetworkError/Kind/timedOut`` wherever it is. 0 (the
-    /// default), a negative or NaN value, and anything beyond ``longestWait`` mean no limit.
+    /// default), a negative or NaN value, and anything beyond ``CallStateMachine/longestWait``
+    /// mean no limit.
     private func armTotalTimeout() {
         let total = task.originalRequest.timeouts.total
-        guard total > 0, total <= longestWait else { return }
+        guard total > 0, total <= CallStateMachine.longestWait else { return }
         let error = NetworkError(.timedOut, "the call did not finish within its total timeout of \(total) s")
         let timer = CallTimer(after: total) { [task] in task.end(with: error) }
-        state.withLock { $0.totalTimer = timer }
+        let isOver = state.withLock { state in
+            guard state.machine.state != .finished else { return true }
+            state.totalTimer = timer
+            return false
+        }
+        if isOver { timer.cancel() }
     }
 
-    /// Asks the interceptors in order; the first that does not say `.doNotRetry` decides.
-    /// Each is told how many retries it asked for itself, so one's retries never use up
-    /// another's limit (a 503 retried by a policy, then a 401 for the token refresher).
-    private func decideRetry(_ request: HTTPRequest, result: Result<HTTPResponse, NetworkError>, context: AttemptContext,
-                             from index: Int = 0, then decide: @escaping @Sendable ((RetryDecision, by: Int)) -> Void) {
-        if case .failure(let error) = result, error.kind == .cancelled {
-            decide((.doNotRetry, by: index))
-            return
-        }
-        guard index < interceptors.count else {
-            decide((.doNotRetry, by: index))
-            return
-        }
-        interceptors[index].retry(request, result: result, context: context.retryContext(for: index)) { [self] decision in
-            if decision == .doNotRetry {
-                decideRetry(request, result: result, context: context, from: index + 1, then: decide)
-            } else {
-                decide((decision, by: index))
-            }
-        }
-    }
-
-    /// Validates and decodes on the callback queue, tells the hooks, delivers.
-    ///
-    /// The hook pairing is decided here, synchronously, so it follows the order in which the
-    /// steps report (the cache step never reports concurrently); the work itself is queued,
-    /// unless the caller already runs on the callback queue (`isOnQueue`).
-    private func finish(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, isFinal: Bool,
-                        isOnQueue: Bool = false) {
-        var timer: CallTimer?
-        let pairing: (context: HookContext, needsAnnouncing: Bool)? = state.withLock { state in
-            guard !state.isFinalDelivered else { return nil }
-            if isFinal {
-                state.isFinalDelivered = true
-                timer = state.totalTimer.take()
-            }
-            if let open = state.openContext {
-                state.openContext = nil
-                return (open, false)
-            }
-            // A delivery with no transfer before it (a cache hit, a failed adaptation) opens its own pair.
-            return (HookContext(id: PipelineIDs.next(), request: request, origin: options.origin), true)
-        }
-        timer?.cancel()
-        guard let (context, needsAnnouncing) = pairing else { return }
-        if isOnQueue {
-            report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
-            // This is the transfer's completion block: if the delivery sent another request,
-            // stay awake for its completion instead of letting the thread park.
-            transport.deliveryEnded()
-        } else {
-            queue.async { [self] in
-                report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
-            }
-        }
-    }
+    // MARK: Delivery
 
     /// The delivery itself, on the callback queue.
     private func report(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, isFinal: Bool,
@@ -280,7 +272,7 @@ final class PipelineCall<Value>: Sendable {
 
     // Inlined into `report`, with `Delivery.init`: the front ends run this code unspecialised
     // (from other modules), where every function looked up `Result<Value, _>` and
-    // `Delivery<Value>` metadata at run time on its own — five lookups per call, now two.
+    // `Delivery<Value>` metadata at run time on its own — five lookups per call, two inlined.
     @inline(__always)
     private func makeDelivery(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest,
                               isFinal: Bool) -> Delivery<Value> {
@@ -290,7 +282,7 @@ final class PipelineCall<Value>: Sendable {
                             isFinal: isFinal, request: request)
         case .success(let response):
             do throws(NetworkError) {
-                try plan.validate(response)
+                try validateOnce(response)
                 let value = try plan.decode(response)
                 return Delivery(result: .success(value), response: response, source: response.source,
                                 isFinal: isFinal, request: request)
@@ -303,20 +295,16 @@ final class PipelineCall<Value>: Sendable {
         }
     }
 
-    // MARK: Hook bookkeeping
-
-    /// Opens a will-send/end pair for a transfer unless one is open (a retry keeps its pair).
-    private func openContextIfNeeded(for request: HTTPRequest) {
-        guard !hooks.isEmpty else { return }
-        let context: HookContext? = state.withLock { state in
-            guard state.openContext == nil, !state.isFinalDelivered else { return nil }
-            let context = HookContext(id: PipelineIDs.next(), request: request, origin: options.origin)
-            state.openContext = context
-            return context
+    /// The plan's validation of a delivered response. A network response the cache step passed
+    /// on was validated when it went to the step (``CacheStep`` delivers network results as the
+    /// network gave them); a stored copy, or any response without a cache step, is validated here.
+    private func validateOnce(_ response: HTTPResponse) throws(NetworkError) {
+        if options.cache != nil, response.source != .cache,
+           let verdict = state.withLock({ $0.verdict.take() }) {
+            if let verdict { throw verdict }
+            return
         }
-        guard let context else { return }
-        let hooks = self.hooks
-        queue.async { hooks.forEach { $0.willSend(context) } }
+        try plan.validate(response)
     }
 
     private func makeProgressHandler() -> (@Sendable (TransferProgress) -> Void)? {
@@ -334,39 +322,60 @@ final class PipelineCall<Value>: Sendable {
 /// What a ``PipelineCall`` changes as it runs. Outside the generic class on purpose: a type
 /// nested in `PipelineCall<Value>` is generic too, and the front ends' calls (unspecialised,
 /// from other modules) looked up its metadata, and its `Mutex`'s, at run time on every access.
-private struct PipelineCallState {
-    var isFinalDelivered = false
+struct PipelineCallState {
+    var machine: CallStateMachine
     var openContext: HookContext?
     /// The total timeout's timer, cancelled at the final delivery; `nil` without one.
     var totalTimer: CallTimer?
+    /// The cache step's completion for the network request it made, until it is answered.
+    var cacheDone: (@Sendable (Result<HTTPResponse, NetworkError>) -> Void)?
+    /// The plan's verdict on the network response handed to the cache step (`nil` inside:
+    /// accepted), until its delivery uses it; `nil` before.
+    var verdict: NetworkError??
 }
 
-/// The longest wait the pipeline schedules, in seconds (about 31 years): a longer total
-/// timeout is no limit (no timer is set); a longer retry or stub delay is cut to it, so it
-/// lasts until a cancel or the total timeout ends it.
-private let longestWait: TimeInterval = 1e9
+/// What an action needs from the call's state besides the machine, taken under the same
+/// lock: the hook context a transfer opens, the pairing of a delivery, the timer a final
+/// delivery stops, the cache step's pending completion.
+struct PreparedAction: Sendable {
+    var announce: HookContext?
+    var pairing: (context: HookContext, needsAnnouncing: Bool)?
+    var timer: CallTimer?
+    var cacheDone: (@Sendable (Result<HTTPResponse, NetworkError>) -> Void)?
+}
 
-/// The attempts of one call so far. Outside the generic class for the reason given on
-/// ``PipelineCallState``.
-private struct AttemptContext: Sendable {
-    /// The attempt in flight, counting from 1.
-    var attempt = 1
-    /// Seconds waited in retry delays so far.
-    var totalDelay: TimeInterval = 0
-    /// The retries each interceptor asked for, by its index; empty until the first retry.
-    var retries: [Int] = []
-
-    /// What the interceptor at `index` is told about the attempt that just finished.
-    func retryContext(for index: Int) -> RetryContext {
-        RetryContext(attempt: attempt, totalDelay: totalDelay, retriesRequested: index < retries.count ? retries[index] : 0)
-    }
-
-    /// Counts a retry the interceptor at `index` of `count` asked for, after `delay` seconds.
-    mutating func recordRetry(by index: Int, of count: Int, delay: TimeInterval) {
-        if retries.isEmpty { retries = Array(repeating: 0, count: count) }
-        if index < retries.count { retries[index] += 1 }
-        attempt += 1
-        totalDelay += delay
+extension PipelineCallState {
+    /// Takes what `action` needs besides the machine (see ``PreparedAction``).
+    mutating func prepare(_ action: CallStateMachine.Action, hooks: [any HTTPHook], origin: String) -> PreparedAction {
+        var prepared = PreparedAction()
+        switch action {
+        case .startTransfer(let request), .answerFromStub(let request):
+            // A retry keeps the pair its first attempt opened.
+            guard !hooks.isEmpty, openContext == nil else { break }
+            let context = HookContext(id: PipelineIDs.next(), request: request, origin: origin)
+            openContext = context
+            prepared.announce = context
+        case .deliver(_, let request, let isFinal):
+            if isFinal {
+                prepared.timer = totalTimer.take()
+                // A final delivery that the cache step did not make (a stop during its wait)
+                // still answers the step's pending network request, so it ends too.
+                prepared.cacheDone = cacheDone.take()
+            }
+            if let open = openContext {
+                openContext = nil
+                prepared.pairing = (open, false)
+            } else {
+                // A delivery with no transfer before it (a cache hit, a failed adaptation, a
+                // request that could not be built) opens its own pair.
+                prepared.pairing = (HookContext(id: PipelineIDs.next(), request: request, origin: origin), true)
+            }
+        case .returnToCache:
+            prepared.cacheDone = cacheDone.take()
+        default:
+            break
+        }
+        return prepared
     }
 }
 

@@ -24,9 +24,9 @@ struct ErrorReporterHookTests {
 
     @Test func everyFailureIsReportedOnceWithItsOneLineDescription() async throws {
         let (hook, reports) = Self.recordingReporter()
-        let notFound = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.url("/status/404")), hooks: [hook])
+        let notFound = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.endpoint("/status/404")), hooks: [hook])
         let error = try #require(notFound.result.failure)
-        var slow = HTTPRequest(url: try TestServer.url("/delay/5"))
+        var slow = HTTPRequest(url: try TestServer.endpoint("/delay/5"))
         slow.timeouts.total = 0.2
         let timedOut = try #require(await HTTPClient.shared.delivery(slow, hooks: [hook]).result.failure)
         #expect(timedOut.kind == .timedOut)
@@ -41,7 +41,7 @@ struct ErrorReporterHookTests {
 
     @Test func successesAreNotReported() async throws {
         let (hook, reports) = Self.recordingReporter()
-        let ok = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.url("/get")), hooks: [hook])
+        let ok = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.endpoint("/get")), hooks: [hook])
         #expect(ok.result.success?.statusCode == 200)
         #expect(reports.values.isEmpty)
     }
@@ -49,7 +49,7 @@ struct ErrorReporterHookTests {
     @Test(arguments: [true, false])
     func cancelsAreIgnoredByDefault(ignoresCancellation: Bool) async throws {
         let (hook, reports) = Self.recordingReporter(ignoresCancellation: ignoresCancellation)
-        let cancelled = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.url("/delay/5")), hooks: [hook]) { task in
+        let cancelled = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.endpoint("/delay/5")), hooks: [hook]) { task in
             DispatchQueue.global().async { task.cancel() }
         }
         #expect(cancelled.result.failure?.kind == .cancelled)
@@ -59,15 +59,15 @@ struct ErrorReporterHookTests {
 
     @Test func theFilterChoosesWhatIsReported() async throws {
         let (hook, reports) = Self.recordingReporter { error, _ in error.statusCode != 401 }
-        _ = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.url("/status/401")), hooks: [hook])
-        _ = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.url("/status/500")), hooks: [hook])
+        _ = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.endpoint("/status/401")), hooks: [hook])
+        _ = await HTTPClient.shared.delivery(HTTPRequest(url: try TestServer.endpoint("/status/500")), hooks: [hook])
         #expect(reports.values.map(\.kind) == [.unacceptableStatus(500)])
     }
 
     @Test func theDefaultWritesOneLineWithSecretsRedacted() async throws {
         let captured = CapturedOutput()
         let hook = ErrorReporterHook(output: captured.output)
-        let url = try TestServer.url("/status/503?user=bob&password=hunter2")
+        let url = try TestServer.endpoint("/status/503?user=bob&password=hunter2")
         let failure = try #require(await HTTPClient.shared.delivery(HTTPRequest(url: url), hooks: [hook]).result.failure)
         let text = captured.text
         #expect(text.hasPrefix("error: GET http://127.0.0.1:"))

@@ -18,7 +18,7 @@ struct LoggerHookTests {
 
     /// A POST carrying every kind of secret: a bearer token, a cookie, a password in the query and in the form.
     static func secretRequest() throws -> HTTPRequest {
-        var request = HTTPRequest(url: try TestServer.url("/anything/login?user=bob&password=query-pass"), method: .post)
+        var request = HTTPRequest(url: try TestServer.endpoint("/anything/login?user=bob&password=query-pass"), method: .post)
         request.headers["Authorization"] = "Bearer secret-token"
         request.headers["Cookie"] = "session=cookie-value; theme=dark"
         request.headers["Content-Type"] = "application/x-www-form-urlencoded"
@@ -29,23 +29,23 @@ struct LoggerHookTests {
     static let secrets = ["secret-token", "cookie-value", "query-pass", "form-pass"]
 
     @Test func offWritesNothing() async throws {
-        let (ok, _) = await Self.log(HTTPRequest(url: try TestServer.url("/get")), level: .off)
-        let (failed, _) = await Self.log(HTTPRequest(url: try TestServer.url("/status/500")), level: .off)
+        let (ok, _) = await Self.log(HTTPRequest(url: try TestServer.endpoint("/get")), level: .off)
+        let (failed, _) = await Self.log(HTTPRequest(url: try TestServer.endpoint("/status/500")), level: .off)
         #expect(ok.isEmpty && failed.isEmpty)
     }
 
     @Test func errorLevelWritesOnlyFailures() async throws {
-        let (ok, _) = await Self.log(HTTPRequest(url: try TestServer.url("/get")), level: .error)
+        let (ok, _) = await Self.log(HTTPRequest(url: try TestServer.endpoint("/get")), level: .error)
         #expect(ok.isEmpty)
-        let (failed, delivery) = await Self.log(HTTPRequest(url: try TestServer.url("/status/500")), level: .error)
+        let (failed, delivery) = await Self.log(HTTPRequest(url: try TestServer.endpoint("/status/500")), level: .error)
         let error = try #require(delivery.result.failure)
-        let url = try TestServer.url("/status/500").absoluteString
+        let url = try TestServer.endpoint("/status/500").absoluteString
         #expect(failed.hasPrefix("✗ #") && failed.hasSuffix(" GET \(url): \(error.description)\n"))
         #expect(failed.filter { $0 == "\n" }.count == 1)
     }
 
     @Test func infoLevelWritesOneLineOutAndOneBackWithStatusTimeSizeAndSource() async throws {
-        let url = try TestServer.url("/bytes/1500")
+        let url = try TestServer.endpoint("/bytes/1500")
         let (text, delivery) = await Self.log(HTTPRequest(url: url), level: .info)
         let response = try #require(delivery.result.success)
         let lines = text.split(separator: "\n").map(String.init)
@@ -79,7 +79,7 @@ struct LoggerHookTests {
     }
 
     @Test func setCookieInResponseHeadersIsRedacted() async throws {
-        let url = try TestServer.url("/response-headers?Set-Cookie=a%3Db")
+        let url = try TestServer.endpoint("/response-headers?Set-Cookie=a%3Db")
         let (text, delivery) = await Self.log(HTTPRequest(url: url), level: .debug)
         #expect(delivery.response?.headers["Set-Cookie"] == "a=b")
         #expect(text.contains("    Set-Cookie: a=***"))
@@ -88,7 +88,7 @@ struct LoggerHookTests {
     }
 
     @Test func jsonIsPrettyPrintedOnlyWhenAsked() async throws {
-        let url = try TestServer.url("/get?x=1")
+        let url = try TestServer.endpoint("/get?x=1")
         let (compact, _) = await Self.log(HTTPRequest(url: url), level: .debug)
         #expect(compact.contains(#"{"args":{"x":"1"},"#))
         let (pretty, _) = await Self.log(HTTPRequest(url: url), level: .debug, prettyPrintsJSON: true)
@@ -98,14 +98,14 @@ struct LoggerHookTests {
     }
 
     @Test func bodiesAreCappedAndBinaryIsSummarised() async throws {
-        let (capped, _) = await Self.log(HTTPRequest(url: try TestServer.url("/get")), level: .debug, maximumBodyLength: 20)
+        let (capped, _) = await Self.log(HTTPRequest(url: try TestServer.endpoint("/get")), level: .debug, maximumBodyLength: 20)
         #expect(capped.contains(#"    {"args":{},"bodyLeng… ("#) && capped.contains(" B more)\n"), "\(capped)")
-        let (binary, _) = await Self.log(HTTPRequest(url: try TestServer.url("/bytes/2048")), level: .debug)
+        let (binary, _) = await Self.log(HTTPRequest(url: try TestServer.endpoint("/bytes/2048")), level: .debug)
         #expect(binary.contains("    (2.0 kB of application/octet-stream)"))
     }
 
     @Test func failuresAtDebugShowTheResponseThatArrived() async throws {
-        let (text, delivery) = await Self.log(HTTPRequest(url: try TestServer.url("/status/418")), level: .debug)
+        let (text, delivery) = await Self.log(HTTPRequest(url: try TestServer.endpoint("/status/418")), level: .debug)
         #expect(delivery.result.failure?.kind == .unacceptableStatus(418))
         #expect(text.contains("✗ #"))
         #expect(text.contains(#"    {"message":"#))

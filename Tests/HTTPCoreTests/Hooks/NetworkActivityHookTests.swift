@@ -28,8 +28,8 @@ struct NetworkActivityHookTests {
         let activity = NetworkActivityHook { changes.append($0) }
         // Several callback queues, so the counter's callers really run in parallel.
         let queues = (0..<4).map { DispatchQueue(label: "activity-test-\($0)") }
-        let fast = try TestServer.url("/get")
-        let slow = try TestServer.url("/delay/3")
+        let fast = try TestServer.endpoint("/get")
+        let slow = try TestServer.endpoint("/delay/3")
 
         let kinds = await withTaskGroup(of: NetworkError.Kind?.self) { group in
             for index in 0..<50 {

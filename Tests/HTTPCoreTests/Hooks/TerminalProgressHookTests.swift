@@ -151,8 +151,8 @@ struct TerminalProgressHookTests {
         let captured = CapturedOutput()
         let hook = TerminalProgressHook(output: captured.output, forceEnabled: true, width: 100, redrawInterval: 0)
         // A paced body of known size (several progress reports), and a chunked one of unknown size.
-        let pacedURL = try TestServer.url("/drip?numbytes=20000&duration=0.4")
-        let chunkedURL = try TestServer.url("/stream-bytes/300000?chunk_size=4096")
+        let pacedURL = try TestServer.endpoint("/drip?numbytes=20000&duration=0.4")
+        let chunkedURL = try TestServer.endpoint("/stream-bytes/300000?chunk_size=4096")
         async let paced = HTTPClient.shared.delivery(HTTPRequest(url: pacedURL), hooks: [hook])
         async let chunked = HTTPClient.shared.delivery(HTTPRequest(url: chunkedURL), hooks: [hook])
         let (first, second) = await (paced, chunked)

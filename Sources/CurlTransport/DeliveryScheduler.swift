@@ -8,17 +8,20 @@ import Synchronization
 import Glibc
 #endif
 
-/// One engine's bookkeeping for keeping the thread of a library-made callback queue awake for a moment after a delivery
-/// while other transfers are in flight, so that the next completion finds it running.
+/// One engine's hand-off of finished transfers to the callback queues, and the one owner of
+/// its tuning (``DeliveryTuning``): which queues count as the library's own (marked), whose
+/// completions of one loop pass are batched and whose blocks a call runs in place; the counts
+/// of transfers in flight and completions posted; and the waits by yielding — the loop
+/// thread's after a pass, a callback thread's after a delivery.
 ///
-/// Why: libdispatch parks an idle worker thread at once, and waking a parked one is slow —
-/// measured on the 2-core benchmark machine, a round trip through `DispatchQueue.async` takes
-/// 3 µs to a busy worker and 22 µs to a parked one, more than half of a whole loopback
-/// request. Requests chained from completions (log in, then load the profile, then the list)
-/// paid that on every step. Now the delivering block, when it delivered a transfer's result
-/// in place and another transfer is still in flight, yields the processor in a loop until the
-/// engine posts the next completion; the serial queue's drain then runs that completion on the
-/// same, still running, thread.
+/// Why wait at all: libdispatch parks an idle worker thread at once, and waking a parked one
+/// is slow — measured on the 2-core benchmark machine, a round trip through
+/// `DispatchQueue.async` takes 3 µs to a busy worker and 22 µs to a parked one, more than half
+/// of a whole loopback request. Requests chained from completions (log in, then load the
+/// profile, then the list) paid that on every step. So the delivering block, when it delivered
+/// a transfer's result in place and another transfer is still in flight, yields the processor
+/// in a loop until the engine posts the next completion; the serial queue's drain then runs
+/// that completion on the same, still running, thread.
 ///
 /// How long it waits (``warmth(transfersInFlight:lastChainedWait:)``):
 /// - **Several transfers in flight: up to 50 µs.** Completions come often, and the processors
@@ -36,9 +39,23 @@ import Glibc
 /// Only queues made by ``HTTPClient/makeCallbackQueue(label:)`` (the default callback queues
 /// of HTTPClient, Chain and AFStyle) do this: a queue the caller supplies — the main queue,
 /// say — is never held. Nothing waits when nothing else is in flight (a lone request), a
-/// completion is already waiting (many requests in flight), or the process may run on one
-/// processor only (``isWaitingByYieldingUseful``).
-final class CallbackHandoff: Sendable {
+/// completion is already waiting (many requests in flight), the process may run on one
+/// processor only (``isWaitingByYieldingUseful``), or the tuning is ``DeliveryTuning/off``.
+/// With `.off` no queue counts as marked either: no batching, no blocks run in place.
+///
+/// Cost per request with `.automatic`: the tuning's decisions are stored `let`s read where the
+/// unconditional checks were (a load and a predictable branch); the counts are the same
+/// relaxed atomics either way.
+final class DeliveryScheduler: Sendable {
+    /// The setting the client was made with.
+    let tuning: DeliveryTuning
+    /// Whether marked queues get the library's treatment: batching, blocks in place, warm waits.
+    private let usesMarkedQueues: Bool
+    /// Whether a thread may wait by yielding for the other side: `.automatic`, on more than one
+    /// usable processor. Read after every loop pass with completions and after every delivery
+    /// in place, hence stored.
+    let waitsByYielding: Bool
+
     /// Transfers handed to the engine whose completion has not been posted yet.
     let transfersInFlight = Atomic<Int>(0)
     /// Transfer completions posted to a callback queue whose block has not started yet.
@@ -49,6 +66,8 @@ final class CallbackHandoff: Sendable {
     /// flight to the start of the next completion block, in nanoseconds; 0 until one is measured.
     let lastChainedWait = Atomic<UInt64>(0)
 
+    /// The loop thread's wait for the next command after a pass that finished transfers.
+    static let loopWarmth: UInt64 = 50_000
     /// The wait with several transfers in flight, or before a chained wait was measured.
     static let sharedWarmth: UInt64 = 50_000
     /// The wait for a chain whose last wait took at most ``chainedWaitLimit``.
@@ -66,11 +85,20 @@ final class CallbackHandoff: Sendable {
         return (count > 0 ? count : ProcessInfo.processInfo.activeProcessorCount) > 1
     }()
 
+    /// Makes the scheduler of one engine, tuned by `tuning`.
+    init(tuning: DeliveryTuning) {
+        self.tuning = tuning
+        usesMarkedQueues = tuning == .automatic
+        waitsByYielding = tuning == .automatic && DeliveryScheduler.isWaitingByYieldingUseful
+    }
+
+    // MARK: Queues
+
     private final class Marker: Sendable {}
     private static let key = DispatchSpecificKey<Marker>()
     private static let marker = Marker()
 
-    /// Marks `queue` as one whose deliveries may keep its thread warm.
+    /// Marks `queue` as a serial queue of the library's, whose deliveries may keep its thread warm.
     static func mark(_ queue: DispatchQueue) {
         queue.setSpecific(key: key, value: marker)
     }
@@ -80,13 +108,26 @@ final class CallbackHandoff: Sendable {
         queue.getSpecific(key: key) != nil
     }
 
+    /// Whether this engine treats `queue` as a library-made serial queue: batches the
+    /// completions bound for it and lets a call run its blocks on it in place. Never with `.off`.
+    func isCallbackQueue(_ queue: DispatchQueue) -> Bool {
+        usesMarkedQueues && DeliveryScheduler.isMarked(queue)
+    }
+
+    /// A serial queue for completions: marked with `.automatic`, a plain one with `.off`.
+    func makeCallbackQueue(label: String) -> DispatchQueue {
+        usesMarkedQueues ? HTTPClient.makeCallbackQueue(label: label) : DispatchQueue(label: label)
+    }
+
+    // MARK: Counts
+
     /// A transfer was handed to the engine.
     func transferStarted() {
         transfersInFlight.add(1, ordering: .relaxed)
     }
 
     /// A transfer's completion is about to be posted. Counted as posted before it stops
-    /// counting as in flight, so a thread in ``keepWarm()`` always sees one or the other.
+    /// counting as in flight, so a thread in ``deliveryEnded()`` always sees one or the other.
     func completionPosted() {
         postedCompletions.add(1, ordering: .relaxed)
         transfersInFlight.subtract(1, ordering: .relaxed)
@@ -101,6 +142,8 @@ final class CallbackHandoff: Sendable {
         }
     }
 
+    // MARK: Waits
+
     /// How long a delivering thread stays awake for the next completion (see the type's
     /// documentation for the why of each case).
     /// - Parameters:
@@ -113,16 +156,16 @@ final class CallbackHandoff: Sendable {
 
     /// At the end of a delivery made in a transfer's completion block: stays on the processor,
     /// yielding, until the next completion is posted, nothing is in flight any more, or the
-    /// ``warmth(transfersInFlight:lastChainedWait:)`` passed — on marked queues only.
-    func keepWarm() {
+    /// ``warmth(transfersInFlight:lastChainedWait:)`` passed — on marked queues, with
+    /// ``waitsByYielding``, only.
+    func deliveryEnded() {
         let inFlight = transfersInFlight.load(ordering: .relaxed)
-        guard CallbackHandoff.isWaitingByYieldingUseful, inFlight > 0,
-              postedCompletions.load(ordering: .relaxed) == 0,
-              DispatchQueue.getSpecific(key: CallbackHandoff.key) != nil else { return }
+        guard waitsByYielding, inFlight > 0, postedCompletions.load(ordering: .relaxed) == 0,
+              DispatchQueue.getSpecific(key: DeliveryScheduler.key) != nil else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         if inFlight == 1 { chainedWaitStart.store(now, ordering: .relaxed) }
-        let budget = CallbackHandoff.warmth(transfersInFlight: inFlight,
-                                            lastChainedWait: lastChainedWait.load(ordering: .relaxed))
+        let budget = DeliveryScheduler.warmth(transfersInFlight: inFlight,
+                                              lastChainedWait: lastChainedWait.load(ordering: .relaxed))
         guard budget > 0 else { return }
         let deadline = now + budget
         while transfersInFlight.load(ordering: .relaxed) > 0, postedCompletions.load(ordering: .relaxed) == 0,
@@ -133,18 +176,19 @@ final class CallbackHandoff: Sendable {
 }
 
 extension HTTPClient {
-    /// A serial queue for completions whose thread stays awake for a moment after a delivery
-    /// while other requests are in flight, so that a request sent from a completion gets its
-    /// own completion without waiting for libdispatch to wake a parked thread (about 20 µs on
-    /// a small machine): up to 50 µs with several requests in flight; up to 200 µs for the one
+    /// A serial queue for completions that clients with ``DeliveryTuning/automatic`` delivery
+    /// treat as their own: its thread stays awake for a moment after a delivery while other
+    /// requests are in flight, so that a request sent from a completion gets its own
+    /// completion without waiting for libdispatch to wake a parked thread (about 20 µs on a
+    /// small machine) — up to 50 µs with several requests in flight; up to 200 µs for the one
     /// request of a chain while its round trips take at most 150 µs, and not at all when they
-    /// take longer. The default callback queues of ``HTTPClient``, Chain and
-    /// AFStyle are made this way; use it for a serial callback queue of your own that should
-    /// behave the same. Never holds the thread when nothing else is in flight, or when the
-    /// process may run on one processor only (its affinity mask, as `taskset` sets it).
+    /// take longer. The default callback queues of ``HTTPClient``, Chain and AFStyle are made
+    /// this way. Never holds the thread when nothing else is in flight, when the process may
+    /// run on one processor only (its affinity mask, as `taskset` sets it), or for a client
+    /// whose delivery is ``DeliveryTuning/off``.
     package static func makeCallbackQueue(label: String) -> DispatchQueue {
         let queue = DispatchQueue(label: label)
-        CallbackHandoff.mark(queue)
+        DeliveryScheduler.mark(queue)
         return queue
     }
 }

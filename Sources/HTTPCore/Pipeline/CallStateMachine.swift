@@ -1,0 +1,302 @@
+import Foundation
+
+/// The stages of one call through the pipeline, as a value: events in, one action out. It does
+/// no I/O, touches no queue and reads no clock (the delays it schedules are given to it), so
+/// every transition is tested on its own; ``PipelineCall`` performs the actions and feeds the
+/// outcomes back as events.
+///
+///     idle ─start─▶ adapting ─adapted─▶ [cacheStep ─networkRequested─▶] transferring | stubbing
+///     transferring ─transferFinished─▶ askingRetriers ─retryDecided(retry)─▶ waitingToRetry
+///     waitingToRetry ─retryTimerFired─▶ adapting (again) ─adapted─▶ transferring …
+///     the network's end ─▶ handedToCache (with a cache step) | finished (a final delivery)
+///     cacheStep / handedToCache ─cacheDelivered(final)─▶ finished
+///
+/// A request that could not be built starts straight into a final delivery of its error (the
+/// hooks still see it); a stub answers the transfer step instead of the transport. Whatever
+/// comes in a state that does not expect it is answered with ``Action/ignore`` — a second
+/// answer of an interceptor, a timer that fires after a cancel, anything after the final
+/// delivery — so the caller's closure runs exactly once (twice for a `.fileFirst` hit).
+///
+/// ``Event/stopped(_:)`` (a cancel or the total timeout) is handled in every state: during a
+/// wait (an interceptor, a retry delay, a stub's delay, the cache step) the call fails at once;
+/// during a transfer the transport's own cancel ends it, and its result carries the error.
+package struct CallStateMachine: Sendable {
+    /// What answers the transfer step.
+    package enum Answer: Sendable, Hashable {
+        /// The transport (libcurl).
+        case transport
+        /// The call's ``Stub``, after its delay.
+        case stub
+        /// Nothing: the request could not be built; the call fails with this error.
+        case unbuildable(NetworkError)
+    }
+
+    /// Where the call is.
+    package enum State: Sendable, Hashable {
+        /// Not started.
+        case idle
+        /// The interceptors adapt the request: before the first attempt, or before a retry.
+        case adapting(isRetry: Bool)
+        /// The cache step holds the call (a lookup) and has not asked for the network.
+        case cacheStep
+        /// The transport carries the request.
+        case transferring(HTTPRequest)
+        /// The stub's answer is awaited.
+        case stubbing(HTTPRequest)
+        /// The interceptors decide about a retry of `result`.
+        case askingRetriers(HTTPRequest, Result<HTTPResponse, NetworkError>)
+        /// A retry's delay runs.
+        case waitingToRetry
+        /// The network's result went back to the cache step, whose delivery is awaited.
+        case handedToCache
+        /// The final delivery is decided; every later event is ignored.
+        case finished
+    }
+
+    /// What happened.
+    package enum Event: Sendable {
+        /// The call begins.
+        case start
+        /// The interceptors adapted the request.
+        case adapted(HTTPRequest)
+        /// An interceptor failed the request.
+        case adaptFailed(NetworkError)
+        /// The cache step asks for the network with this request.
+        case networkRequested(HTTPRequest)
+        /// The transfer (or the stub) answered.
+        case transferFinished(Result<HTTPResponse, NetworkError>)
+        /// The interceptor at `index` decided (`.doNotRetry` when none wanted a retry).
+        case retryDecided(RetryDecision, by: Int)
+        /// A retry's delay is over.
+        case retryTimerFired
+        /// The cache step delivers: a stored copy first (`isFinal == false`), or the final result.
+        case cacheDelivered(Result<HTTPResponse, NetworkError>, isFinal: Bool)
+        /// The call was cancelled, or its total timeout passed: the error says which.
+        case stopped(NetworkError)
+    }
+
+    /// What to do next.
+    package enum Action: Sendable, Hashable {
+        /// Nothing: the event does not apply to the state.
+        case ignore
+        /// Run the interceptors' `adapt` on the request, in order.
+        case runAdapters(HTTPRequest)
+        /// Hand the adapted request to the cache step.
+        case runCacheStep(HTTPRequest)
+        /// Send the request through the transport (and tell the hooks it is sent).
+        case startTransfer(HTTPRequest)
+        /// Answer the transfer step with the stub (and tell the hooks it is sent).
+        case answerFromStub(HTTPRequest)
+        /// Ask the interceptors in order about a retry of `result`.
+        case askRetriers(HTTPRequest, result: Result<HTTPResponse, NetworkError>, attempts: AttemptContext)
+        /// Wait `seconds`, then report ``Event/retryTimerFired``.
+        case scheduleRetry(after: TimeInterval)
+        /// Validate a network response on the callback queue, then hand the result to the cache step.
+        case returnToCache(Result<HTTPResponse, NetworkError>)
+        /// Validate and decode on the callback queue, tell the hooks, deliver.
+        case deliver(Result<HTTPResponse, NetworkError>, request: HTTPRequest, isFinal: Bool)
+        /// The transport carries the call: its own cancel, attached to the task, ends the transfer.
+        case cancelTransfer
+    }
+
+    /// The longest wait the machine schedules, in seconds (about 31 years): a longer retry or
+    /// stub delay is cut to it, so it lasts until a cancel or the total timeout ends it.
+    package static let longestWait: TimeInterval = 1e9
+
+    /// Where the call is; ``State/idle`` until ``Event/start``.
+    package private(set) var state: State = .idle
+    /// The request as the caller made it; retries adapt it again.
+    private let original: HTTPRequest
+    private let interceptorCount: Int
+    private let usesCache: Bool
+    private let answer: Answer
+    /// The request of the deliveries: the first adaptation's (the original until then).
+    private var sent: HTTPRequest
+    /// The attempts so far, for the retriers.
+    package private(set) var attempts = AttemptContext()
+    /// Whether the cache step asked for the network: its end then goes back to the cache step.
+    private var isNetworkForCache = false
+    /// Why the call was stopped during a transfer, for the transfer's result.
+    private var stopError: NetworkError?
+
+    /// Makes the machine of one call.
+    package init(request: HTTPRequest, interceptorCount: Int, usesCache: Bool, answer: Answer) {
+        original = request
+        sent = request
+        self.interceptorCount = interceptorCount
+        self.usesCache = usesCache
+        self.answer = answer
+    }
+
+    /// Moves on with `event` and says what to do.
+    package mutating func handle(_ event: Event) -> Action {
+        switch event {
+        case .start: start()
+        case .adapted(let request): adapted(request)
+        case .adaptFailed(let error): adaptFailed(error)
+        case .networkRequested(let request): networkRequested(request)
+        case .transferFinished(let result): transferFinished(result)
+        case .retryDecided(let decision, let index): retryDecided(decision, by: index)
+        case .retryTimerFired: retryTimerFired()
+        case .cacheDelivered(let result, let isFinal): cacheDelivered(result, isFinal: isFinal)
+        case .stopped(let error): stopped(error)
+        }
+    }
+
+    private mutating func start() -> Action {
+        guard state == .idle else { return .ignore }
+        if case .unbuildable(let error) = answer { return finish(.failure(error)) }
+        if interceptorCount > 0 {
+            state = .adapting(isRetry: false)
+            return .runAdapters(original)
+        }
+        return afterAdapting(original)
+    }
+
+    private mutating func adapted(_ request: HTTPRequest) -> Action {
+        guard case .adapting(let isRetry) = state else { return .ignore }
+        if isRetry { return beginTransfer(request) }
+        return afterAdapting(request)
+    }
+
+    private mutating func afterAdapting(_ request: HTTPRequest) -> Action {
+        sent = request
+        guard usesCache else { return beginTransfer(request) }
+        state = .cacheStep
+        return .runCacheStep(request)
+    }
+
+    private mutating func adaptFailed(_ error: NetworkError) -> Action {
+        guard case .adapting(let isRetry) = state else { return .ignore }
+        return isRetry ? networkEnded(.failure(error)) : finish(.failure(error))
+    }
+
+    private mutating func networkRequested(_ request: HTTPRequest) -> Action {
+        switch state {
+        case .cacheStep where !isNetworkForCache:
+            isNetworkForCache = true
+            return beginTransfer(request)
+        case .finished:
+            // Stopped during the lookup: the cache step still gets an answer, so it ends too.
+            return .returnToCache(.failure(stopError ?? NetworkError(.cancelled, "the request was cancelled")))
+        default:
+            return .ignore
+        }
+    }
+
+    private mutating func beginTransfer(_ request: HTTPRequest) -> Action {
+        if answer == .stub {
+            state = .stubbing(request)
+            return .answerFromStub(request)
+        }
+        state = .transferring(request)
+        return .startTransfer(request)
+    }
+
+    private mutating func transferFinished(_ result: Result<HTTPResponse, NetworkError>) -> Action {
+        let request: HTTPRequest
+        switch state {
+        case .transferring(let sending), .stubbing(let sending): request = sending
+        default: return .ignore
+        }
+        var result = result
+        if let stopError {
+            if case .failure = result { result = .failure(stopError) }
+            return networkEnded(result)
+        }
+        // A cancelled transfer is never retried: the caller asked for the end.
+        if interceptorCount == 0 { return networkEnded(result) }
+        if case .failure(let error) = result, error.kind == .cancelled { return networkEnded(result) }
+        state = .askingRetriers(request, result)
+        return .askRetriers(request, result: result, attempts: attempts)
+    }
+
+    private mutating func retryDecided(_ decision: RetryDecision, by index: Int) -> Action {
+        guard case .askingRetriers(_, let result) = state else { return .ignore }
+        switch decision {
+        case .doNotRetry:
+            return networkEnded(result)
+        case .fail(let error):
+            return networkEnded(.failure(error))
+        case .retry(let delay):
+            // NaN and negative delays mean at once; a huge one waits until a cancel or the total timeout.
+            let delay = delay > 0 ? min(delay, Self.longestWait) : 0
+            attempts.recordRetry(by: index, of: interceptorCount, delay: delay)
+            guard delay > 0 else { return retryTimerFiredNow() }
+            state = .waitingToRetry
+            return .scheduleRetry(after: delay)
+        }
+    }
+
+    private mutating func retryTimerFired() -> Action {
+        guard state == .waitingToRetry else { return .ignore }
+        return retryTimerFiredNow()
+    }
+
+    private mutating func retryTimerFiredNow() -> Action {
+        state = .adapting(isRetry: true)
+        return .runAdapters(original)
+    }
+
+    /// The network step is over (after its retries): back to the cache step, or the end.
+    private mutating func networkEnded(_ result: Result<HTTPResponse, NetworkError>) -> Action {
+        guard isNetworkForCache else { return finish(result) }
+        state = .handedToCache
+        return .returnToCache(result)
+    }
+
+    private mutating func cacheDelivered(_ result: Result<HTTPResponse, NetworkError>, isFinal: Bool) -> Action {
+        guard usesCache, state != .finished, state != .idle else { return .ignore }
+        guard isFinal else { return .deliver(result, request: sent, isFinal: false) }
+        return finish(result)
+    }
+
+    private mutating func stopped(_ error: NetworkError) -> Action {
+        switch state {
+        case .finished:
+            return .ignore
+        case .transferring:
+            stopError = error
+            return .cancelTransfer
+        case .adapting(isRetry: false), .idle:
+            stopError = error
+            state = .finished
+            return .deliver(.failure(error), request: original, isFinal: true)
+        case .adapting(isRetry: true), .cacheStep, .stubbing, .askingRetriers, .waitingToRetry, .handedToCache:
+            // A wait ends at once: whatever it waited for is ignored when it comes.
+            stopError = error
+            return finish(.failure(error))
+        }
+    }
+
+    private mutating func finish(_ result: Result<HTTPResponse, NetworkError>) -> Action {
+        state = .finished
+        return .deliver(result, request: sent, isFinal: true)
+    }
+}
+
+/// The attempts of one call so far.
+package struct AttemptContext: Sendable, Hashable {
+    /// The attempt in flight, counting from 1.
+    package var attempt = 1
+    /// Seconds waited in retry delays so far.
+    package var totalDelay: TimeInterval = 0
+    /// The retries each interceptor asked for, by its index; empty until the first retry.
+    package var retries: [Int] = []
+
+    /// The context of a first attempt: attempt 1, no delay, no retries.
+    package init() {}
+
+    /// What the interceptor at `index` is told about the attempt that just finished.
+    package func retryContext(for index: Int) -> RetryContext {
+        RetryContext(attempt: attempt, totalDelay: totalDelay, retriesRequested: index < retries.count ? retries[index] : 0)
+    }
+
+    /// Counts a retry the interceptor at `index` of `count` asked for, after `delay` seconds.
+    mutating func recordRetry(by index: Int, of count: Int, delay: TimeInterval) {
+        if retries.isEmpty { retries = Array(repeating: 0, count: count) }
+        if index < retries.count { retries[index] += 1 }
+        attempt += 1
+        totalDelay += delay
+    }
+}
