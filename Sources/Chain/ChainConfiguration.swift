@@ -18,9 +18,10 @@ import Foundation
 /// ```
 public struct ChainConfiguration: Sendable {
     /// Resolves relative request URLs (`"user/101"`). Default `nil`: relative URLs fail with
-    /// ``NetworkError/Kind/invalidURL``. The base path is treated as a directory (a missing
-    /// trailing `/` is added), so `https://h/api` + `user/1` is `https://h/api/user/1`; a
-    /// path starting with `/` replaces the base path (`https://h/user/1`).
+    /// ``NetworkError/Kind/invalidURL``. Resolved by the rule every front end shares
+    /// (``HTTPCore/URLResolution``): the base path is a directory (a missing trailing `/` is
+    /// added), so `https://h/api` + `user/1` is `https://h/api/user/1`; a path starting with
+    /// `/` replaces the base path (`https://h/user/1`); the empty string is the base itself.
     public var baseURL: URL?
     /// Headers sent with every request; a request's own headers of the same name win.
     /// Default none.
