@@ -34,12 +34,14 @@ extension HTTPSessionManager {
                          maximumSize: Int64? = nil, progress: ProgressHandler? = nil,
                          success: (@Sendable (SessionTask, URL) -> Void)? = nil,
                          failure: FailureHandler? = nil) -> SessionTask? {
-        let target = destination.standardizedFileURL
-        let writeTo = resumesPartialFile ? target : ResponsePlan<URL>.temporaryFile(beside: target)
-        return download(URLString, method: method, parameters: parameters, headers: headers,
-                        options: DownloadOptions(destination: writeTo, resumesPartialFile: resumesPartialFile,
-                                                 maximumSize: maximumSize),
-                        finalURL: { _, _ in target }, progress: progress, failure: failure) { task, delivery in
+        let configuration = configuration
+        let serializer = configuration.responseSerializer
+        let download = DownloadPlan(to: destination, resumesPartialFile: resumesPartialFile, maximumSize: maximumSize,
+                                    validateStatus: { response throws(NetworkError) in
+                                        try serializer.validateStatus(response)
+                                    })
+        return self.download(URLString, method: method, parameters: parameters, headers: headers, download: download,
+                             configuration: configuration, progress: progress, failure: failure) { task, delivery in
             HTTPSessionManager.route(delivery, task: task, success: success, failure: failure)
         }
     }
@@ -65,11 +67,14 @@ extension HTTPSessionManager {
                          headers: [String: String]? = nil, progress: ProgressHandler? = nil,
                          destination: @escaping @Sendable (_ targetPath: URL, _ response: HTTPResponse) -> URL,
                          completionHandler: (@Sendable (HTTPResponse?, URL?, NetworkError?) -> Void)? = nil) -> SessionTask? {
-        let temporary = FileManager.default.temporaryDirectory
-            .appendingPathComponent("afstyle-\(UUID().uuidString).download")
-        return download(URLString, method: method, parameters: parameters, headers: headers,
-                        options: DownloadOptions(destination: temporary), finalURL: destination, progress: progress,
-                        failure: { _, error in completionHandler?(error.response, nil, error) }) { _, delivery in
+        let configuration = configuration
+        let serializer = configuration.responseSerializer
+        let download = DownloadPlan(validateStatus: { response throws(NetworkError) in
+            try serializer.validateStatus(response)
+        }, finalURL: destination)
+        return self.download(URLString, method: method, parameters: parameters, headers: headers, download: download,
+                             configuration: configuration, progress: progress,
+                             failure: { _, error in completionHandler?(error.response, nil, error) }) { _, delivery in
             switch delivery.result {
             case .success(let url): completionHandler?(delivery.response, url, nil)
             case .failure(let error): completionHandler?(delivery.response, nil, error)
@@ -78,26 +83,16 @@ extension HTTPSessionManager {
     }
 
     private func download(_ URLString: String, method: HTTPMethod, parameters: Any?, headers: [String: String]?,
-                          options: DownloadOptions, finalURL: @escaping @Sendable (URL, HTTPResponse) -> URL,
+                          download: DownloadPlan, configuration: Configuration,
                           progress: ProgressHandler?, failure: FailureHandler?,
                           deliver: @escaping @Sendable (SessionTask, Delivery<URL>) -> Void) -> SessionTask? {
-        let configuration = configuration
-        let serializer = configuration.responseSerializer
-        let written = options.destination
-        let isTemporary = !options.resumesPartialFile
-        let plan = ResponsePlan<URL>.download(writtenTo: written, movesIntoPlace: isTemporary,
-                                              validateStatus: { response throws(NetworkError) in
-                                                  try serializer.validateStatus(response)
-                                              }, finalURL: finalURL)
-        return send(configuration: configuration, build: { configuration throws(NetworkError) in
+        send(configuration: configuration, build: { configuration throws(NetworkError) in
             var request = try makeRequest(method, URLString, parameters: parameters, headers: headers,
                                           configuration: configuration)
-            request.download = options
+            request.download = download.options
             return request
-        }, plan: plan, progressDirection: .download, progress: progress, failure: failure) { task, delivery in
-            if isTemporary, case .failure = delivery.result {
-                try? FileManager.default.removeItem(at: written)
-            }
+        }, plan: download.plan, progressDirection: .download, progress: progress, failure: failure) { task, delivery in
+            download.cleanUp(after: delivery)
             deliver(task, delivery)
         }
     }

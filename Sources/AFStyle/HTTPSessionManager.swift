@@ -79,7 +79,7 @@ public final class HTTPSessionManager: Sendable {
     public init(baseURL: URL? = nil, client: HTTPClient = .shared) {
         self.client = client
         self.privateQueue = HTTPClient.makeCallbackQueue(label: "afstyle.completion")
-        self.state = Mutex(State(configuration: Configuration(baseURL: HTTPSessionManager.normalizedBaseURL(baseURL))))
+        self.state = Mutex(State(configuration: Configuration(baseURL: baseURL.map(URLResolution.directory))))
     }
 
     // MARK: Settings
@@ -88,7 +88,7 @@ public final class HTTPSessionManager: Sendable {
     /// Setting it adds the trailing slash too.
     public var baseURL: URL? {
         get { configuration.baseURL }
-        set { update { $0.baseURL = HTTPSessionManager.normalizedBaseURL(newValue) } }
+        set { update { $0.baseURL = newValue.map(URLResolution.directory) } }
     }
 
     /// How requests are built. Default ``HTTPRequestSerializer/http`` (query for `GET`, `HEAD`

@@ -21,8 +21,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     }
 
     private struct Storage {
-        var httpTask: HTTPTask?
-        var isCancelRequested = false
+        var httpTask = CancelSlot<HTTPTask>()
         var isCompleted = false
         var currentRequest: HTTPRequest?
         var response: HTTPResponse?
@@ -51,13 +50,13 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     public var state: State {
         storage.withLock { storage in
             if storage.isCompleted { return .completed }
-            return storage.isCancelRequested ? .canceling : .running
+            return storage.httpTask.isCancelled ? .canceling : .running
         }
     }
 
     /// The request as sent (after interceptors), or ``originalRequest`` until it is known.
     public var currentRequest: HTTPRequest {
-        storage.withLock { $0.currentRequest ?? $0.httpTask?.currentRequest } ?? originalRequest
+        storage.withLock { $0.currentRequest ?? $0.httpTask.target?.currentRequest } ?? originalRequest
     }
 
     /// The response of the latest delivery (also for HTTP errors), or `nil` before one arrived.
@@ -81,12 +80,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Cancels the task. See the type's documentation for the guarantees.
     public func cancel() {
-        let task = storage.withLock { storage -> HTTPTask? in
-            guard !storage.isCompleted, !storage.isCancelRequested else { return nil }
-            storage.isCancelRequested = true
-            return storage.httpTask
-        }
-        task?.cancel()
+        storage.withLock { storage -> HTTPTask? in
+            storage.isCompleted ? nil : storage.httpTask.cancel()
+        }?.cancel()
     }
 
     /// Does nothing: the task started when it was made. Kept so ported code that calls
@@ -95,11 +91,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Connects the core task; cancels it at once when ``cancel()`` came first.
     func attach(_ task: HTTPTask) {
-        let cancelNow = storage.withLock { storage in
-            storage.httpTask = task
-            return storage.isCancelRequested
-        }
-        if cancelNow { task.cancel() }
+        if !storage.withLock({ $0.httpTask.attach(task) }) { task.cancel() }
     }
 
     func record(_ progress: TransferProgress) {
@@ -119,7 +111,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             storage.error = error
             if isFinal {
                 storage.isCompleted = true
-                storage.httpTask = nil
+                storage.httpTask.detach()
             }
         }
     }

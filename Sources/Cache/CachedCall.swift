@@ -13,8 +13,7 @@ public final class CachedCall: Sendable {
     private struct State {
         var deliveries = 0
         var isFinished = false
-        var isCancelled = false
-        var transfer: (any CancellableTransfer)?
+        var transfer = CancelSlot<any CancellableTransfer>()
     }
 
     private let state = Mutex(State())
@@ -54,20 +53,18 @@ public final class CachedCall: Sendable {
         let transfer = state.withLock { state -> (any CancellableTransfer)? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
-            state.isCancelled = true
             if state.deliveries == 0 {
                 state.deliveries = 1
                 send(.failure(NetworkError(.cancelled, "the request was cancelled")), isFinal: true)
             }
-            let transfer = state.transfer
-            state.transfer = nil
-            return transfer
+            defer { state.transfer.detach() }
+            return state.transfer.cancel()
         }
         transfer?.cancel()
     }
 
     /// Whether ``cancel()`` was called before the final delivery.
-    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    public var isCancelled: Bool { state.withLock { $0.transfer.isCancelled } }
 
     /// Whether the final result has been handed to the delivery queue (or the call was cancelled).
     var isFinished: Bool { state.withLock { $0.isFinished } }
@@ -84,7 +81,7 @@ public final class CachedCall: Sendable {
             state.deliveries += 1
             if isFinal {
                 state.isFinished = true
-                state.transfer = nil
+                state.transfer.detach()
             }
             send(result, isFinal: isFinal)
             return true
@@ -95,9 +92,10 @@ public final class CachedCall: Sendable {
     func attach(_ transfer: (any CancellableTransfer)?) {
         guard let transfer else { return }
         let cancelNow = state.withLock { state -> Bool in
-            if state.isCancelled { return true }
-            if !state.isFinished { state.transfer = transfer }
-            return false
+            // A call that finished on its own keeps nothing; a cancelled one cancels at once.
+            guard !state.isFinished || state.transfer.isCancelled else { return false }
+            defer { if state.isFinished { state.transfer.detach() } }
+            return !state.transfer.attach(transfer)
         }
         if cancelNow { transfer.cancel() }
     }

@@ -18,9 +18,10 @@ import Foundation
 /// ```
 public struct ChainConfiguration: Sendable {
     /// Resolves relative request URLs (`"user/101"`). Default `nil`: relative URLs fail with
-    /// ``NetworkError/Kind/invalidURL``. The base path is treated as a directory (a missing
-    /// trailing `/` is added), so `https://h/api` + `user/1` is `https://h/api/user/1`; a
-    /// path starting with `/` replaces the base path (`https://h/user/1`).
+    /// ``NetworkError/Kind/invalidURL``. Resolved by the rule every front end shares
+    /// (``HTTPCore/URLResolution``): the base path is a directory (a missing trailing `/` is
+    /// added), so `https://h/api` + `user/1` is `https://h/api/user/1`; a path starting with
+    /// `/` replaces the base path (`https://h/user/1`); the empty string is the base itself.
     public var baseURL: URL?
     /// Headers sent with every request; a request's own headers of the same name win.
     /// Default none.
@@ -31,18 +32,10 @@ public struct ChainConfiguration: Sendable {
     /// own. Default `nil` (a generic status error with the raw body).
     public var errorBody: ErrorBodyDecoder?
     /// The decoder for models, envelopes, error bodies and `responseJSON`. Default `.fast()`:
-    /// FastJSON's `FastJSONDecoder()`. Set `.foundation(JSONDecoder())` (or assign
-    /// ``decoder``) to switch every request back to Foundation's `JSONDecoder` and
-    /// `JSONSerialization`; a request's ``Request/decoding(_:)`` (or `decoder(_:)`) wins.
+    /// FastJSON's `FastJSONDecoder()`. Set `.foundation(JSONDecoder())` to switch every
+    /// request back to Foundation's `JSONDecoder` and `JSONSerialization`; a request's
+    /// ``Request/decoding(_:)`` (or `decoder(_:)`) wins.
     public var decoding: JSONDecoding
-    /// ``decoding`` as a Foundation `JSONDecoder`. Setting it selects `.foundation(newValue)`.
-    /// Reading it under `.fast` gives a new `JSONDecoder` with the fast decoder's strategies —
-    /// a copy, so changing its properties changes nothing: set ``decoding`` or assign a
-    /// configured decoder instead. Default: a plain `JSONDecoder()` standing for `.fast()`.
-    public var decoder: JSONDecoder {
-        get { decoding.jsonDecoder }
-        set { decoding = .foundation(newValue) }
-    }
     /// The encoder for `Encodable` parameters. Default: a `JSONEncoder` with sorted keys
     /// (equal parameters give equal bytes and equal cache keys).
     public var encoder: JSONEncoder
@@ -90,10 +83,8 @@ public struct ChainConfiguration: Sendable {
     public static let defaultCallbackQueue = HTTPClient.makeCallbackQueue(label: "chain.callbacks")
 
     /// Makes a configuration; every argument has the default stated on its property.
-    /// `decoder` (default `nil`) is kept for source compatibility: a Foundation decoder given
-    /// there selects `.foundation(decoder)` and wins over `decoding` (default `.fast()`).
     public init(baseURL: URL? = nil, headers: HTTPHeaders = HTTPHeaders(), envelope: Envelope? = nil,
-                errorBody: ErrorBodyDecoder? = nil, decoder: JSONDecoder? = nil, decoding: JSONDecoding = .fast(),
+                errorBody: ErrorBodyDecoder? = nil, decoding: JSONDecoding = .fast(),
                 encoder: JSONEncoder = ChainConfiguration.makeDefaultEncoder(),
                 callbackQueue: DispatchQueue = ChainConfiguration.defaultCallbackQueue,
                 cachePolicy: CachePolicy? = nil, cache: ResponseCache = .shared, client: HTTPClient = .shared,
@@ -104,7 +95,7 @@ public struct ChainConfiguration: Sendable {
         self.headers = headers
         self.envelope = envelope
         self.errorBody = errorBody
-        self.decoding = decoder.map { .foundation($0) } ?? decoding
+        self.decoding = decoding
         self.encoder = encoder
         self.callbackQueue = callbackQueue
         self.cachePolicy = cachePolicy

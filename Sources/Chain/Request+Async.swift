@@ -76,17 +76,8 @@ extension Request {
 
     /// Starts the request and waits for its first delivery; cancelling the Swift task cancels it.
     func firstDelivery<Value>(serializer: (JSONDecoding) -> ResponseSerializer<Value>) async -> DeliveryHandOff<Value> {
-        let cancellation = TaskCancellation()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<DeliveryHandOff<Value>, Never>) in
-                let first = FirstOnly()
-                let task = start(serializer: serializer) { delivery in
-                    if first.claim() { continuation.resume(returning: DeliveryHandOff(delivery: delivery)) }
-                }
-                cancellation.set(task)
-            }
-        } onCancel: {
-            cancellation.cancel()
+        await TaskCancellation.firstResult { resume in
+            start(serializer: serializer) { resume(DeliveryHandOff(delivery: $0)) }
         }
     }
 }

@@ -93,19 +93,17 @@ extension Request {
     }
 
     /// An absolute URL; a relative one resolved against the URL of the request it was made
-    /// from (``base``, RFC 3986), else against the configuration's base URL (treated as a
-    /// directory).
+    /// from (``base``, as a link), else against the configuration's base URL, by the one
+    /// rule of ``URLResolution``.
     func resolveURL(baseURL: URL?) throws(NetworkError) -> URL {
         let url: URL
         switch location {
         case .url(let given):
             url = given.scheme == nil && given.host == nil ? try resolve(given.relativeString, baseURL: baseURL) : given
         case .string(let string):
-            let trimmed = string.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, let parsed = URL(string: trimmed) else {
-                throw NetworkError(.invalidURL, "not a valid URL: \"\(string)\"")
-            }
-            url = parsed.scheme == nil ? try resolve(trimmed, baseURL: baseURL) : parsed
+            url = try resolve(string, baseURL: baseURL)
+        case .target(let path, let targetBase):
+            url = try URLResolution.resolve(path, againstDirectory: URLResolution.directory(targetBase))
         }
         guard TransferTarget.hasHost(url) else {
             throw NetworkError(.invalidURL, "the URL has no host: \(url.absoluteString)")
@@ -116,41 +114,24 @@ extension Request {
     /// The request's URL when it is absolute without a configuration: an absolute location,
     /// or a relative one under ``base``. What a later ``url(_:)`` resolves against.
     var ownAbsoluteURL: URL? {
+        let url: URL?
         switch location {
         case .url(let given):
             if given.scheme != nil, given.host != nil { return given.absoluteURL }
-            return base.flatMap { URL(string: given.relativeString, relativeTo: $0)?.absoluteURL }
+            url = base.flatMap { try? URLResolution.resolve(given.relativeString, againstDirectory: $0) }
         case .string(let string):
-            let trimmed = string.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, let parsed = URL(string: trimmed) else { return nil }
-            if parsed.scheme != nil { return parsed.host == nil ? nil : parsed }
-            return base.flatMap { URL(string: trimmed, relativeTo: $0)?.absoluteURL }
+            url = base.flatMap { try? URLResolution.resolve(string, againstDirectory: $0) }
+                ?? (try? URLResolution.resolve(string, againstDirectory: nil))
+        case .target(let path, let targetBase):
+            url = try? URLResolution.resolve(path, againstDirectory: URLResolution.directory(targetBase))
         }
+        return url.flatMap { TransferTarget.hasHost($0) ? $0 : nil }
     }
 
+    /// A request made from another resolves against that request's URL as it is (a link in
+    /// a page); otherwise the configuration's base URL is the directory.
     private func resolve(_ relative: String, baseURL: URL?) throws(NetworkError) -> URL {
-        if let base {
-            guard let resolved = URL(string: relative, relativeTo: base) else {
-                throw NetworkError(.invalidURL, "cannot resolve \"\(relative)\" against \(base.absoluteString)")
-            }
-            return resolved.absoluteURL
-        }
-        return try Request.resolve(relative, against: baseURL)
-    }
-
-    private static func resolve(_ relative: String, against baseURL: URL?) throws(NetworkError) -> URL {
-        guard let baseURL else {
-            throw NetworkError(.invalidURL, "\"\(relative)\" is relative, and neither the request it was made from "
-                                   + "nor the configuration (baseURL) gives an absolute URL to resolve it against")
-        }
-        // RFC 3986 resolution drops the last path segment of a base without a trailing
-        // slash; a base URL names a directory, so make it one.
-        var base = baseURL.absoluteString
-        if !base.hasSuffix("/") { base += "/" }
-        guard let directory = URL(string: base), let resolved = URL(string: relative, relativeTo: directory) else {
-            throw NetworkError(.invalidURL, "cannot resolve \"\(relative)\" against \(baseURL.absoluteString)")
-        }
-        return resolved.absoluteURL
+        try URLResolution.resolve(relative, againstDirectory: base ?? baseURL.map(URLResolution.directory))
     }
 
     private static func dictionary(_ parameters: Parameters, encoder: JSONEncoder) throws(NetworkError) -> [String: Parameter] {
@@ -199,6 +180,7 @@ extension Request {
         switch location {
         case .url(let given): url = given
         case .string(let string): url = URL(string: string).flatMap { $0.host == nil ? nil : $0 }
+        case .target(_, let baseURL): url = baseURL
         }
         return HTTPRequest(url: url ?? configuration.baseURL ?? URL(fileURLWithPath: "/"), method: method ?? .get)
     }

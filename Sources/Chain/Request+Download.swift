@@ -39,27 +39,20 @@ extension Request {
     @discardableResult
     public func downloadDelivery(to destination: URL, resumesPartialFile: Bool = false, maximumSize: Int64? = nil,
                                  completion: @escaping @Sendable (Delivery<URL>) -> Void) -> HTTPTask {
-        let target = destination.standardizedFileURL
-        let written = resumesPartialFile ? target : ResponsePlan<URL>.temporaryFile(beside: target)
         let call = prepare()
+        let validation = call.validation
+        let download = DownloadPlan(to: destination, resumesPartialFile: resumesPartialFile, maximumSize: maximumSize,
+                                    validateStatus: { response throws(NetworkError) in
+                                        guard validation.isAcceptable(response) else {
+                                            throw validation.statusError(for: response)
+                                        }
+                                    })
         var request = call.request
         var options = call.options
         options.cache = nil
-        if call.error == nil {
-            request.download = DownloadOptions(destination: written, resumesPartialFile: resumesPartialFile,
-                                               maximumSize: maximumSize)
-        }
-        let validation = call.validation
-        let plan = ResponsePlan<URL>.download(writtenTo: written, movesIntoPlace: !resumesPartialFile,
-                                              validateStatus: { response throws(NetworkError) in
-                                                  guard validation.isAcceptable(response) else {
-                                                      throw validation.statusError(for: response)
-                                                  }
-                                              }, finalURL: { _, _ in target })
-        return call.client.perform(request, plan: plan, options: options) { delivery in
-            if !resumesPartialFile, case .failure = delivery.result {
-                try? FileManager.default.removeItem(at: written)
-            }
+        if call.error == nil { request.download = download.options }
+        return call.client.perform(request, plan: download.plan, options: options) { delivery in
+            download.cleanUp(after: delivery)
             completion(delivery)
         }
     }

@@ -1,11 +1,11 @@
 import Foundation
 
 extension Request {
-    /// A request for a Moya-style target: its URL (`baseURL` + `path`), method, headers,
-    /// task (parameters or body), validation and sample data (used when stubbing).
+    /// A request for a Moya-style target: its URL (`path` resolved under `baseURL` by the rule
+    /// of ``HTTPCore/URLResolution``), method, headers, task (parameters or body), validation
+    /// and sample data (used when stubbing).
     public static func target(_ target: some TargetType) -> Request {
-        let url = target.path.isEmpty ? target.baseURL : target.baseURL.appendingPathComponent(target.path)
-        var request = Request.url(url).method(target.method).validate(target.validationType.statusValidation)
+        var request = Request(location: .target(path: target.path, baseURL: target.baseURL)).method(target.method).validate(target.validationType.statusValidation)
         if let headers = target.headers { request = request.headers(HTTPHeaders(headers)) }
         request.sample = Sample(data: target.sampleData, statusCode: target.sampleStatusCode,
                                 headers: ["Content-Type": "application/json"])

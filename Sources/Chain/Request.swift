@@ -38,6 +38,9 @@ public struct Request: Sendable {
     enum Location: Sendable {
         case string(String)
         case url(URL)
+        /// A target's `path` under its own `baseURL` (``URLResolution``), whatever the
+        /// configuration's base URL.
+        case target(path: String, baseURL: URL)
     }
 
     /// Parameters as given: converted to the core's Sendable form up front (`[String: Any]`

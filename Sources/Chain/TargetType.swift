@@ -11,8 +11,8 @@ import Foundation
 ///     var baseURL: URL { API.baseURL }     // a constant of your app
 ///     var path: String {
 ///         switch self {
-///         case .login: "/account/login"
-///         case .user(let id): "/user/\(id)"
+///         case .login: "account/login"
+///         case .user(let id): "user/\(id)"
 ///         }
 ///     }
 ///     var method: HTTPMethod { self == .login ? .post : .get }
@@ -31,13 +31,17 @@ import Foundation
 ///
 /// Porting from Moya: `Task` is ``TargetTask`` (Swift's `Task` owns the name);
 /// `URLEncoding.default` is `ParameterEncoding.default(for: method)` (or `.query`/`.form`),
-/// `URLEncoding.queryString` is `.query`, `JSONEncoding.default` is `.json`; `validationType`
+/// `URLEncoding.queryString` is `.query`, `JSONEncoding.default` is `.json`; a `path` with a
+/// leading `/` starts at the host root (Moya appends it to the base's path), so write
+/// `user/1` under a base URL with a path of its own; `validationType`
 /// defaults to ``ValidationType/successCodes`` here (Moya's default is `.none`), so a 404
 /// fails instead of decoding an error body as a model.
 public protocol TargetType {
     /// The base URL, e.g. `https://api.example.com/v1`.
     var baseURL: URL { get }
-    /// The path appended to ``baseURL`` (empty for the base URL itself).
+    /// The path under ``baseURL`` (empty for the base URL itself), resolved as every front end
+    /// resolves one (``HTTPCore/URLResolution``): `user/1` extends the base's path, while
+    /// `/user/1` starts at the base's host root.
     var path: String { get }
     /// The method. Default `GET`.
     var method: HTTPMethod { get }

@@ -20,7 +20,7 @@ struct BlockingTests {
             try Request.url(try TestServer.url("/user/999")).blockingValue(User.self)
         }
         #expect(error?.kind == .unacceptableStatus(404))
-        #expect(Request.url("").blockingDelivery(User.self).error?.kind == .invalidURL)
+        #expect(Request.url("").configuration(ChainConfiguration()).blockingDelivery(User.self).error?.kind == .invalidURL)
     }
 
     @Test func blockingOnTheCallbackQueueItselfDoesNotDeadlock() throws {

@@ -105,9 +105,9 @@ struct FastDecodingTests {
         #expect(try await request.decoding(.fast()).value(BackendProbe.self).backend == "fast")
 
         var assigned = ChainConfiguration()
-        assigned.decoder = JSONDecoder()
+        assigned.decoding = .foundation(JSONDecoder())
         #expect(try await assigned.url(unreachableURL).stub(stub).value(BackendProbe.self).backend == "foundation")
-        let initialised = ChainConfiguration(decoder: JSONDecoder())
+        let initialised = ChainConfiguration(decoding: .foundation(JSONDecoder()))
         #expect(try await initialised.url(unreachableURL).stub(stub).value(BackendProbe.self).backend == "foundation")
         guard case .fast = ChainConfiguration().decoding else {
             Issue.record("the configuration's default is not FastJSON")
@@ -133,7 +133,7 @@ struct FastDecodingTests {
         // Only the decoder changes, which no other test can observe: both give the same results.
         Request.updateDefaults { $0.decoding = .foundation() }
         #expect(try await request.value(BackendProbe.self).backend == "foundation")
-        Request.updateDefaults { $0.decoder = JSONDecoder() }
+        Request.updateDefaults { $0.decoding = .foundation(JSONDecoder()) }
         #expect(try await request.value(BackendProbe.self).backend == "foundation")
         #expect(try await request.decoder(FastJSONDecoder()).value(BackendProbe.self).backend == "fast")
         Request.updateDefaults { $0.decoding = .fast() }

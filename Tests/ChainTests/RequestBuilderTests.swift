@@ -92,7 +92,7 @@ struct RequestBuilderTests {
     func invalidURLIsReportedThroughTheCompletionExactlyOnce(url: String) async throws {
         let calls = Recorder<NetworkError.Kind?>()
         let result: Result<User, NetworkError> = await withCheckedContinuation { continuation in
-            Request.url(url).response(User.self) { result in
+            Request.url(url).configuration(ChainConfiguration()).response(User.self) { result in
                 calls.append(result.failure?.kind)
                 continuation.resume(returning: result)
             }

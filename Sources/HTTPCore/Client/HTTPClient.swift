@@ -150,16 +150,7 @@ public final class HTTPClient: Sendable {
     /// - Throws: ``NetworkError`` (``NetworkError/Kind/cancelled`` when the task was cancelled).
     public func response(for request: HTTPRequest,
                          progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(NetworkError) -> HTTPResponse {
-        let box = TaskCancellation()
-        let result: Result<HTTPResponse, NetworkError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let task = send(request, progress: progress) { continuation.resume(returning: $0) }
-                box.set(task)
-            }
-        } onCancel: {
-            box.cancel()
-        }
-        return try result.get()
+        try await TaskCancellation.firstResult { resume in send(request, progress: progress, completion: resume) }.get()
     }
 }
 

@@ -17,13 +17,16 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
     }
 
     private struct Storage {
-        var state: State = .running
+        var isCompleted = false
         var currentRequest: HTTPRequest?
         /// Cancels whatever currently carries the task (a transfer, or a share of one).
-        var cancelCurrent: (@Sendable () -> Void)?
+        var carrier = CancelSlot<@Sendable () -> Void>()
         var response: HTTPResponse?
         /// Why the pipeline ended the call itself (its total timeout), if it did.
         var endError: NetworkError?
+
+        /// A cancel wins over the completion that follows it.
+        var state: State { carrier.isCancelled ? .cancelled : isCompleted ? .completed : .running }
     }
 
     /// The request as first made (before any interceptor changed it).
@@ -48,9 +51,8 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
     /// Cancels the request. See the type's documentation for the guarantees.
     public func cancel() {
         let cancelCurrent = storage.withLock { storage -> (@Sendable () -> Void)? in
-            guard storage.state == .running else { return nil }
-            storage.state = .cancelled
-            return storage.cancelCurrent
+            guard !storage.isCompleted else { return nil }
+            return storage.carrier.cancel()
         }
         cancelCurrent?()
     }
@@ -64,10 +66,9 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
     /// it (with ``stopError``) instead of going on.
     package func attach(request: HTTPRequest, cancel: @escaping @Sendable () -> Void) -> Bool {
         storage.withLock { storage in
-            guard storage.state == .running, storage.endError == nil else { return false }
+            guard !storage.isCompleted, !storage.carrier.isCancelled, storage.endError == nil else { return false }
             storage.currentRequest = request
-            storage.cancelCurrent = cancel
-            return true
+            return storage.carrier.attach(cancel)
         }
     }
 
@@ -78,7 +79,7 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
         let cancelCurrent = storage.withLock { storage -> (@Sendable () -> Void)? in
             guard storage.state == .running, storage.endError == nil else { return nil }
             storage.endError = error
-            return storage.cancelCurrent
+            return storage.carrier.target
         }
         cancelCurrent?()
     }
@@ -87,7 +88,7 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
     /// the error of ``end(with:)`` after that; `nil` while the call may go on.
     var stopError: NetworkError? {
         storage.withLock { storage in
-            storage.state == .cancelled ? NetworkError(.cancelled, "the request was cancelled") : storage.endError
+            storage.carrier.isCancelled ? NetworkError(.cancelled, "the request was cancelled") : storage.endError
         }
     }
 
@@ -95,8 +96,8 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
     func markCompleted(response: HTTPResponse?) {
         storage.withLock { storage in
             storage.response = response
-            if storage.state == .running { storage.state = .completed }
-            storage.cancelCurrent = nil
+            storage.isCompleted = true
+            storage.carrier.detach()
         }
     }
 

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// The download plan both front ends use: the body streams to a file (``HTTPRequest/download``)
+/// The download plan behind ``DownloadPlan``: the body streams to a file (``HTTPRequest/download``)
 /// and the delivery is where the file ends up.
 extension ResponsePlan where Value == URL {
     /// Checks the status only (a file has no envelope or content type to check) and delivers
@@ -19,7 +19,7 @@ extension ResponsePlan where Value == URL {
     ///   - finalURL: where the file goes, given `written` and the response.
     /// An accepted status outside 2xx has its body in memory (the engine only streams 2xx
     /// bodies to disk): it is written to `written` first, so the caller always gets a file.
-    package static func download(writtenTo written: URL, movesIntoPlace: Bool,
+    static func download(writtenTo written: URL, movesIntoPlace: Bool,
                                  validateStatus: @escaping @Sendable (HTTPResponse) throws(NetworkError) -> Void,
                                  finalURL: @escaping @Sendable (URL, HTTPResponse) -> URL) -> ResponsePlan<URL> {
         ResponsePlan(validate: validateStatus, decode: { response throws(NetworkError) in
@@ -39,7 +39,7 @@ extension ResponsePlan where Value == URL {
 
     /// A hidden file next to `destination` for a download to land in before it is moved into
     /// place: the same directory (so the move is a rename) and a unique name.
-    package static func temporaryFile(beside destination: URL) -> URL {
+    static func temporaryFile(beside destination: URL) -> URL {
         destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
     }
