@@ -32,12 +32,12 @@ package enum URLResolution {
     /// - Throws: ``NetworkError/Kind/invalidURL`` when the string is not a URL reference, or
     ///   it is relative and there is no base.
     package static func resolve(_ string: String, againstDirectory base: URL?) throws(NetworkError) -> URL {
-        let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = URLResolution.trimmed(string)
         if trimmed.isEmpty {
             guard let base else { throw NetworkError(.invalidURL, "an empty URL string needs a base URL") }
             return base
         }
-        guard let url = URL(string: trimmed, relativeTo: base) else {
+        guard let url = URL(string: String(trimmed), relativeTo: base) else {
             throw NetworkError(.invalidURL, base.map { "cannot resolve \"\(string)\" against \($0.absoluteString)" }
                                ?? "not a valid URL: \"\(string)\"")
         }
@@ -45,5 +45,18 @@ package enum URLResolution {
             throw NetworkError(.invalidURL, "\"\(string)\" is relative, and there is no base URL to resolve it against")
         }
         return url.absoluteURL
+    }
+
+    /// `string` without the whitespace and newlines around it. Foundation's
+    /// `trimmingCharacters(in:)` bridges through `NSString` (about 28k instructions a call on
+    /// Linux, measured in the AFStyle benchmark); the usual string has nothing to trim and
+    /// is returned as it is.
+    static func trimmed(_ string: String) -> Substring {
+        let scalars = string.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last,
+              first.properties.isWhitespace || last.properties.isWhitespace else { return string[...] }
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return string[string.endIndex...] }
+        return string[start...end]
     }
 }
