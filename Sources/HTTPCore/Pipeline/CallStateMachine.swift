@@ -43,8 +43,10 @@ package struct CallStateMachine: Sendable {
         case transferring(HTTPRequest)
         /// The stub's answer is awaited.
         case stubbing(HTTPRequest)
-        /// The interceptors decide about a retry of `result`.
-        case askingRetriers(HTTPRequest, Result<HTTPResponse, NetworkError>)
+        /// The interceptors decide about a retry of `result`. Boxed: only calls with
+        /// interceptors get here, and inline the result would make every state (and every
+        /// copy of the machine) hundreds of bytes wide.
+        indirect case askingRetriers(HTTPRequest, Result<HTTPResponse, NetworkError>)
         /// A retry's delay runs.
         case waitingToRetry
         /// The network's result went back to the cache step, whose delivery is awaited.
