@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A local HTTPS server for tests: `openssl s_server` on 127.0.0.1 with a certificate made for
 /// the test (any validity period, any subjectAltName), serving either a status page (`-www`)
@@ -85,7 +88,12 @@ public final class TLSServer: Sendable {
 
     /// Ends the server and removes its directory.
     public func stop() {
-        if process.isRunning { process.terminate() }
+        // SIGKILL, not `terminate()`: after `terminate()`'s SIGTERM, `openssl s_server -www`
+        // was left running after every run of the TLS tests, orphaned.
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
