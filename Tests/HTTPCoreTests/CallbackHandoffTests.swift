@@ -57,22 +57,8 @@ struct CallbackHandoffTests {
     func chainedRequestsComplete() async throws {
         try await withPrivateServer { server in
             let client = HTTPClient()
-            let statuses = Recorder<Int>()
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                @Sendable func send(_ index: Int) {
-                    guard index < 50 else {
-                        done.resume()
-                        return
-                    }
-                    let url = server.baseURL.appendingPathComponent("anything/\(index)")
-                    client.send(HTTPRequest(url: url)) { result in
-                        statuses.append((try? result.get().statusCode) ?? -1)
-                        send(index + 1)
-                    }
-                }
-                send(0)
-            }
-            #expect(statuses.values == Array(repeating: 200, count: 50))
+            let statuses = await sendChained(50, with: client, to: server)
+            #expect(statuses == Array(repeating: 200, count: 50))
             #expect(server.acceptedConnections == 1)
             // Each step after the first waited with one transfer in flight; that wait is timed
             // (on one processor nothing waits, so nothing is timed).

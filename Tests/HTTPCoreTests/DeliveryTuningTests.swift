@@ -58,22 +58,8 @@ struct DeliveryTuningTests {
         try await withPrivateServer { server in
             let client = HTTPClient(configuration: HTTPClient.Configuration(delivery: .off))
             let queue = HTTPClient.makeCallbackQueue(label: "test.delivery.chain")
-            let statuses = Recorder<Int>()
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                @Sendable func send(_ index: Int) {
-                    guard index < 50 else {
-                        done.resume()
-                        return
-                    }
-                    let url = server.baseURL.appendingPathComponent("anything/\(index)")
-                    client.send(HTTPRequest(url: url), queue: queue) { result in
-                        statuses.append((try? result.get().statusCode) ?? -1)
-                        send(index + 1)
-                    }
-                }
-                send(0)
-            }
-            #expect(statuses.values == Array(repeating: 200, count: 50))
+            let statuses = await sendChained(50, with: client, to: server, queue: queue)
+            #expect(statuses == Array(repeating: 200, count: 50))
             #expect(server.acceptedConnections == 1)
             // `.automatic` times every chained wait (CallbackHandoffTests); `.off` never waits.
             let scheduler = try #require(client.deliveryScheduler)

@@ -153,13 +153,3 @@ public final class HTTPClient: Sendable {
         try await TaskCancellation.firstResult { resume in send(request, progress: progress, completion: resume) }.get()
     }
 }
-
-extension Result where Success == HTTPResponse, Failure == NetworkError {
-    /// The response of a success, or the response a failure carries.
-    var response: HTTPResponse? {
-        switch self {
-        case .success(let response): response
-        case .failure(let error): error.response
-        }
-    }
-}
