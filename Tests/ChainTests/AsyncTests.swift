@@ -16,11 +16,12 @@ struct AsyncTests {
     }
 
     @Test func cancellingTheSwiftTaskCancelsTheTransfer() async throws {
-        let signal = SendSignal()
-        let request = Request.url(try TestServer.url("/delay/30")).hook(signal)
+        // Cancelled on the thread that announces the send: the test's own task may run again
+        // only after the server's 30 s delay when the concurrency pool is busy.
+        let cancelOnSend = Trigger()
+        let request = Request.url(try TestServer.url("/delay/30")).hook(OnSend(cancelOnSend))
         let task = Task { try await request.value(Echo.self) }
-        await signal.waitForSend()
-        task.cancel()
+        cancelOnSend.set { task.cancel() }
         let result = await task.result
         let error = try #require(result.failure as? NetworkError)
         #expect(error.kind == .cancelled)

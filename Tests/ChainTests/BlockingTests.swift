@@ -5,28 +5,31 @@ import Testing
 /// The blocking form for scripts.
 @Suite("Blocking", .timeLimit(.minutes(2)))
 struct BlockingTests {
-    @Test func blockingValueReturnsTheModel() throws {
-        let user = try Request.url(try TestServer.url("/user/103")).blockingValue(User.self)
-        #expect(user.name == "bob")
+    @Test func blockingValueReturnsTheModel() async throws {
+        let url = try TestServer.url("/user/103")
+        let name = try await blocking { try Request.url(url).blockingValue(User.self).name }
+        #expect(name == "bob")
     }
 
-    @Test func blockingFormsThrowAndReturnEveryKindOfBody() throws {
+    @Test func blockingFormsThrowAndReturnEveryKindOfBody() async throws {
         let url = try TestServer.url("/user/101")
-        #expect(try Request.url(url).blockingData().count > 0)
-        #expect(try Request.url(url).blockingString().contains("wiki"))
-        #expect((try Request.url(url).blockingJSON() as? [String: Any])?["name"] as? String == "wiki")
-        try Request.url(url).blockingResponse()
-        let error = #expect(throws: NetworkError.self) {
-            try Request.url(try TestServer.url("/user/999")).blockingValue(User.self)
+        #expect(try await blocking { try Request.url(url).blockingData().count } > 0)
+        #expect(try await blocking { try Request.url(url).blockingString() }.contains("wiki"))
+        #expect(try await blocking { (try Request.url(url).blockingJSON() as? [String: Any])?["name"] as? String } == "wiki")
+        try await blocking { try Request.url(url).blockingResponse() }
+        let missing = try TestServer.url("/user/999")
+        let error = await #expect(throws: NetworkError.self) {
+            try await blocking { try Request.url(missing).blockingValue(User.self) }
         }
         #expect(error?.kind == .unacceptableStatus(404))
-        #expect(Request.url("").configuration(ChainConfiguration()).blockingDelivery(User.self).error?.kind == .invalidURL)
+        let unbuildable = try await blocking { Request.url("").configuration(ChainConfiguration()).blockingDelivery(User.self).error?.kind }
+        #expect(unbuildable == .invalidURL)
     }
 
-    @Test func blockingOnTheCallbackQueueItselfDoesNotDeadlock() throws {
+    @Test func blockingOnTheCallbackQueueItselfDoesNotDeadlock() async throws {
         let queue = DispatchQueue(label: "chain.tests.blocking")
         let request = Request.url(try TestServer.url("/user/102")).queue(queue)
-        let name = try queue.sync { try request.blockingValue(User.self).name }
+        let name = try await blocking { try queue.sync { try request.blockingValue(User.self).name } }
         #expect(name == "alice")
     }
 
@@ -38,4 +41,10 @@ struct BlockingTests {
         let user = try Request.url(try TestServer.url("/user/101")).queue(.main).blockingValue(User.self)
         #expect(user.id == "101")
     }
+}
+
+/// Runs a blocking call on a thread of its own (see `offPool`): blocking the concurrency pool,
+/// shared by every suite, stalls the others' timers and awaits.
+private func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await offPool { Result { try body() } }.get()
 }

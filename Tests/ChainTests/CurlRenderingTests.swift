@@ -123,16 +123,19 @@ struct CurlRenderingTests {
     }
 
     private static func run(_ command: String) async throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        // Read to the end first: a full pipe would otherwise block the child.
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("curl exited with \(process.terminationStatus)") }
-        return data
+        // Reading and waiting block: off the concurrency pool (see `offPool`).
+        try await offPool { () -> Result<Data, TestFailure> in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            do { try process.run() } catch { return .failure(TestFailure("cannot start sh: \(error)")) }
+            // Read to the end first: a full pipe would otherwise block the child.
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { return .failure(TestFailure("curl exited with \(process.terminationStatus)")) }
+            return .success(data)
+        }.get()
     }
 }

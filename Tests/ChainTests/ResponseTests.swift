@@ -168,15 +168,16 @@ struct ResponseTests {
 
     @Test func cancellingTheTaskDeliversCancelledOnce() async throws {
         let calls = Recorder<NetworkError.Kind?>()
-        let signal = SendSignal()
-        let request = Request.url(try TestServer.url("/delay/30")).hook(signal)
+        // Cancelled (twice) on the thread that announces the send, not from a task that the
+        // busy concurrency pool may run only after the server's 30 s delay.
+        let cancelOnSend = Trigger()
+        let request = Request.url(try TestServer.url("/delay/30")).hook(OnSend(cancelOnSend))
         let result: Result<Echo, NetworkError> = await withCheckedContinuation { continuation in
             let task = request.response(Echo.self) { result in
                 calls.append(result.failure?.kind)
                 continuation.resume(returning: result)
             }
-            Task {
-                await signal.waitForSend()
+            cancelOnSend.set {
                 task.cancel()
                 task.cancel()
             }

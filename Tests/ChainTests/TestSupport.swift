@@ -71,25 +71,14 @@ extension Request {
     }
 }
 
-/// A hook that reports `willSend` through an async stream, so a test can wait for a request
-/// to be on its way before cancelling it.
-final class SendSignal: HTTPHook {
-    let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
+/// Fires a trigger when a request is sent.
+struct OnSend: HTTPHook {
+    let trigger: Trigger
 
-    init() {
-        (stream, continuation) = AsyncStream.makeStream()
-    }
+    init(_ trigger: Trigger) { self.trigger = trigger }
 
-    func willSend(_ context: HookContext) { continuation.yield() }
-
-    /// Waits for the first `willSend`.
-    func waitForSend() async {
-        var iterator = stream.makeAsyncIterator()
-        _ = await iterator.next()
-    }
+    func willSend(_ context: HookContext) { trigger.fire() }
 }
-
 
 /// A response for pure tests of decoding helpers (no I/O).
 func makeResponse(_ body: String, status: Int = 200, contentType: String = "application/json") -> HTTPResponse {

@@ -35,7 +35,7 @@ struct PerHostQueueTests {
         let waiting = try (0..<count).map { index in
             try transfer("/conn-real/\(id)/cancelled?i=\(index)", method: .head) { cancelled.append($0.failure?.kind == .cancelled) }
         }
-        await onGlobalQueue { for transfer in waiting { engine.add(transfer) } }
+        await offPool { for transfer in waiting { engine.add(transfer) } }
         // The engine handles commands in order: once a request to another host (another
         // name for the peer, so not under the cap) is answered, every request above is queued.
         let marker = Recorder<Int>()
@@ -51,7 +51,7 @@ struct PerHostQueueTests {
         for (name, priority) in priorities {
             engine.add(try transfer("/conn-real/\(id)/\(name)", priority: priority) { order.append($0.success?.statusCode ?? -1) })
         }
-        await onGlobalQueue { for transfer in waiting { engine.cancel(transfer) } }
+        await offPool { for transfer in waiting { engine.cancel(transfer) } }
         let outcomes = await cancelled.wait(for: count, timeout: 50)
         #expect(outcomes.count == count)
         #expect(outcomes.allSatisfy { $0 })
@@ -62,15 +62,5 @@ struct PerHostQueueTests {
         #expect(await order.wait(for: priorities.count) == Array(repeating: 200, count: priorities.count))
         let started = peer.recordedRequests(pathPrefix: "/conn-real/\(id)/").map(\.path)
         #expect(started == ["high-1", "high-2", "normal-1", "normal-2", "low-1", "low-2"].map { "/conn-real/\(id)/\($0)" })
-    }
-
-    /// Runs `work` off the Swift concurrency pool, which the other suites share.
-    private func onGlobalQueue(_ work: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                work()
-                continuation.resume()
-            }
-        }
     }
 }

@@ -5,10 +5,11 @@ import HTTPFeatures
 import Synchronization
 import Testing
 
-/// Passes everything to `inner` and records each retry decision once it passed it on.
+/// Passes everything to `inner`, records each retry decision once it passed it on, then runs `then`.
 struct AfterRetryDecision: RequestInterceptor {
     let inner: any RequestInterceptor
     let decided: Recorder<RetryDecision>
+    var then: @Sendable () -> Void = {}
 
     func adapt(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPRequest, NetworkError>) -> Void) {
         inner.adapt(request, completion: completion)
@@ -19,6 +20,7 @@ struct AfterRetryDecision: RequestInterceptor {
         inner.retry(request, result: result, context: context) { decision in
             completion(decision)
             decided.append(decision)
+            then()
         }
     }
 }
@@ -44,19 +46,25 @@ final class HeldRefresh: Sendable {
 struct PromptCancelDuringWaitsTests {
     @Test func cancelDuringARetryAfterWaitEndsTheCallAtOnce() async throws {
         let decided = Recorder<RetryDecision>()
+        // The cancel comes on the thread that passed the decision on: the call waits for its 20 s
+        // delay by then, and the test's own task might only run again after the delay.
+        let cancelAtDecision = Trigger()
         let url = try TestServer.endpoint("/retry-after?seconds=20&key=prompt-cancel-\(UUID().uuidString)")
-        let completions = Recorder<NetworkError.Kind?>()
+        let completions = Recorder<(kind: NetworkError.Kind?, at: ContinuousClock.Instant)>()
         // A client of its own: other suites' long transfers must not hold its per-host slots.
         let task = HTTPClient().perform(HTTPRequest(url: url), plan: .response(),
-                                             options: CallOptions(interceptors: [AfterRetryDecision(inner: RetryPolicy(),
-                                                                                                   decided: decided)])) {
-            completions.append($0.error?.kind)
+                                        options: CallOptions(interceptors: [AfterRetryDecision(inner: RetryPolicy(), decided: decided,
+                                                                                               then: cancelAtDecision.fire)])) {
+            completions.append(($0.error?.kind, .now))
         }
-        #expect(await decided.wait(for: 1, timeout: 10).count == 1, "the 503 never arrived")
-        task.cancel()
-        let kinds = await completions.wait(for: 1, timeout: 10)
-        // Waiting for the delay, the call would end only after 20 s.
-        #expect(kinds == [.cancelled])
+        cancelAtDecision.set { task.cancel() }
+        let ends = await completions.wait(for: 1, timeout: 60)
+        #expect(decided.values == [.retry(after: 20)], "the 503 and its Retry-After never arrived")
+        // Waiting for the delay, the call would end with the retry's 200 after 20 s.
+        #expect(ends.map(\.kind) == [.cancelled])
+        if let end = ends.first?.at, let cancelled = cancelAtDecision.firedAt {
+            #expect(end - cancelled < .seconds(15))
+        }
     }
 
     @Test func cancelWhileWaitingForATokenRefreshEndsTheCallAtOnceAndOnlyOnce() async throws {

@@ -30,7 +30,7 @@ struct TLSTests {
 
         var pinned = HTTPRequest(url: server.url())
         pinned.tls.caFile = server.certificate
-        pinned.tls.pinnedPublicKey = try server.publicKeyPin()
+        pinned.tls.pinnedPublicKey = try await server.publicKeyPin()
         #expect(try await client.result(pinned).get().statusCode == 200)
 
         var wrongPin = pinned

@@ -47,7 +47,7 @@ struct BodySizeLimitTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("big.bin")
         let configuration = chainConfiguration(queue: DispatchQueue(label: "parse-size"))
-        let url = try ParsePeer.url("large").absoluteString
+        let url = try await ParsePeer.url("large").absoluteString
         let result = await withCheckedContinuation { continuation in
             Request.url(url).configuration(configuration).download(to: destination, maximumSize: 100) {
                 continuation.resume(returning: $0)

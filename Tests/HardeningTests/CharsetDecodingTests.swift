@@ -38,7 +38,7 @@ struct CharsetDecodingTests {
 
     /// Chain's `string()` and AFStyle's string serializer decode through `text()`.
     @Test func bothFrontEndsDecodeGBK() async throws {
-        let url = try ParsePeer.url("charset?name=gbk&codec=gbk").absoluteString
+        let url = try await ParsePeer.url("charset?name=gbk&codec=gbk").absoluteString
         let configuration = chainConfiguration(queue: DispatchQueue(label: "parse-charset"))
         let text = try await Request.url(url).configuration(configuration).string()
         #expect(text == "中文，简体字：汉语")

@@ -37,7 +37,7 @@ struct LocalMisuseErrorTests {
     /// splice one action's answer onto another's, so it is refused before it is sent.
     @Test(arguments: [HTTPMethod.post, .put])
     func aResumedDownloadWithAnotherMethodThanGETIsRefused(method: HTTPMethod) async throws {
-        guard let peer = ParsePeer.shared else { throw TestFailure("the hostile peer did not start") }
+        guard let peer = await ParsePeer.shared else { throw TestFailure("the hostile peer did not start") }
         let directory = try temporaryDirectory("resume-method")
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("file.bin")

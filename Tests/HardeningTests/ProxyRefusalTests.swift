@@ -19,7 +19,7 @@ struct ProxyRefusalTests {
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] == nil))
     func aProxyThatRefusesTheTunnelIsNamedWithItsStatus() async throws {
-        guard let peer = ParsePeer.shared else { throw TestFailure("the hostile peer did not start") }
+        guard let peer = await ParsePeer.shared else { throw TestFailure("the hostile peer did not start") }
         let directory = try temporaryDirectory("proxy-refusal")
         defer { try? FileManager.default.removeItem(at: directory) }
         let marker = directory.appendingPathComponent("passed")

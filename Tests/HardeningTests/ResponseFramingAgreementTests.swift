@@ -11,7 +11,7 @@ import Testing
 @Suite("Response framing agreement", .timeLimit(.minutes(1)))
 struct ResponseFramingAgreementTests {
     private func result(_ route: String) async throws -> Result<HTTPResponse, NetworkError> {
-        guard let peer = ParsePeer.shared else { throw TestFailure("the hostile peer did not start") }
+        guard let peer = await ParsePeer.shared else { throw TestFailure("the hostile peer did not start") }
         return await Clients.faults.result(HTTPRequest(url: peer.url("/parse2/\(route)")))
     }
 

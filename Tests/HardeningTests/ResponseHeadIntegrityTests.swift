@@ -7,18 +7,25 @@ import Testing
 
 /// One hostile peer for the response-head suites (`Tests/HostilePeer/scenarios_parse.py`).
 enum ParsePeer {
-    static let shared: HostilePeer? = try? HostilePeer()
+    /// Started once, off the concurrency pool: a lazy `static let` would hold every suite that
+    /// asks for it in a blocked thread of the pool until python printed its port.
+    private static let starting = Task { try? await HostilePeer.start() }
+
+    /// The peer, or `nil` when it could not start.
+    static var shared: HostilePeer? {
+        get async { await starting.value }
+    }
 
     /// The URL of `/parse/<route>` on the shared peer.
-    static func url(_ route: String) throws -> URL {
-        guard let peer = shared else { throw TestFailure("the hostile peer did not start") }
+    static func url(_ route: String) async throws -> URL {
+        guard let peer = await shared else { throw TestFailure("the hostile peer did not start") }
         return peer.url("/parse/\(route)")
     }
 
     /// `route` through the engine, with `configure` applied to the request.
     static func result(_ route: String, configure: (inout HTTPRequest) -> Void = { _ in }) async throws
         -> Result<HTTPResponse, NetworkError> {
-        var request = HTTPRequest(url: try url(route))
+        var request = HTTPRequest(url: try await url(route))
         configure(&request)
         return await Clients.faults.result(request)
     }
@@ -55,7 +62,7 @@ struct ResponseHeadIntegrityTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("file.bin")
         let configuration = chainConfiguration(queue: DispatchQueue(label: "parse-download"))
-        let url = try ParsePeer.url("\(route)?status=500").absoluteString
+        let url = try await ParsePeer.url("\(route)?status=500").absoluteString
         let result = await withCheckedContinuation { continuation in
             Request.url(url).configuration(configuration).download(to: destination) { continuation.resume(returning: $0) }
         }

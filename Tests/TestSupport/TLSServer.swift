@@ -57,12 +57,12 @@ public final class TLSServer: Sendable {
             """.utf8).write(to: directory.appendingPathComponent("ca.cnf"))
         try Data().write(to: directory.appendingPathComponent("index.txt"))
         try Data("01\n".utf8).write(to: directory.appendingPathComponent("serial"))
-        try TLSServer.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+        try await TLSServer.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                            "-keyout", key.path, "-out", request.path, "-subj", "/CN=chain-test",
                            "-addext", "subjectAltName=\(subjectAltName)", "-addext", "basicConstraints=critical,CA:TRUE"],
                           in: directory)
         let dates = validity.dates
-        try TLSServer.run(["openssl", "ca", "-batch", "-config", "ca.cnf", "-selfsign", "-keyfile", key.path,
+        try await TLSServer.run(["openssl", "ca", "-batch", "-config", "ca.cnf", "-selfsign", "-keyfile", key.path,
                            "-in", request.path, "-out", certificate.path, "-startdate", dates.start, "-enddate", dates.end],
                           in: directory)
         for (name, content) in files {
@@ -103,16 +103,21 @@ public final class TLSServer: Sendable {
     }
 
     /// `sha256//<base64>` of the server's public key, for pinning.
-    public func publicKeyPin() throws -> String {
-        let digest = try TLSServer.run(["sh", "-c",
+    public func publicKeyPin() async throws -> String {
+        let digest = try await TLSServer.run(["sh", "-c",
             "openssl x509 -in '\(certificate.path)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"],
             in: directory)
         return "sha256//" + digest.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Runs a tool through `env` and returns its standard output; throws when it fails.
+    /// Runs a tool through `env` and returns its standard output; throws when it fails. The
+    /// tool runs and is waited for off the concurrency pool (see `offPool`).
     @discardableResult
-    private static func run(_ arguments: [String], in directory: URL) throws -> String {
+    private static func run(_ arguments: [String], in directory: URL) async throws -> String {
+        try await offPool { Result { try runBlocking(arguments, in: directory) } }.get()
+    }
+
+    private static func runBlocking(_ arguments: [String], in directory: URL) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

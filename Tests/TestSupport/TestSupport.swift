@@ -72,6 +72,44 @@ extension Result {
     }
 }
 
+/// Runs an action once both happened: it was set, and ``fire()`` was called — in either
+/// order. A test acts on an event (a retry decision, a request being sent) on the thread that
+/// reports it, not in its own task: under load, and always under ThreadSanitizer, the task's
+/// next turn on the concurrency pool may come 15 s or more later, long after the window the
+/// test meant to act in.
+public final class Trigger: Sendable {
+    private struct State {
+        var action: (@Sendable () -> Void)?
+        var firedAt: ContinuousClock.Instant?
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// When ``fire()`` was first called; `nil` before.
+    public var firedAt: ContinuousClock.Instant? { state.withLock { $0.firedAt } }
+
+    /// Sets the action; it runs now if ``fire()`` came first.
+    public func set(_ action: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            state.action = action
+            return state.firedAt != nil
+        }
+        if runNow { action() }
+    }
+
+    /// Runs the action (now, or when it is set); later calls do nothing.
+    public func fire() {
+        let action = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.firedAt == nil else { return nil }
+            state.firedAt = .now
+            return state.action
+        }
+        action?()
+    }
+}
+
 /// Runs `work` on a thread of its own and waits for it. Blocking work (starting a process and
 /// reading its output, building and encoding megabytes, submitting thousands of requests) must
 /// not occupy the Swift concurrency pool, whose few threads (one per core) every suite of the
