@@ -6,8 +6,10 @@ never see each other's: `conn-smuggle` sets its event once the smuggled bytes ar
 `conn-wait` (on another connection) answers when that has happened; `conn-hold` answers only when
 `conn-release` has been asked for its id.
 """
+import fcntl
 import socket
 import struct
+import termios
 import threading
 import time
 
@@ -34,10 +36,22 @@ def _smuggle(connection, request):
     time.sleep(0.2)
     connection.send(response(200, headers=[("Content-Type", "text/plain")], body="smuggled"))
     # A send returns when the bytes are queued; on a loaded machine loopback hands them to the
-    # client's socket later (the kernel's backlog), so give them time to arrive before saying so.
-    time.sleep(0.1)
+    # client's socket later (the kernel's backlog). Say so only once the client's side has
+    # acknowledged them all, so they wait in its socket when its next request goes out.
+    _wait_until_acknowledged(connection.sock, seconds=10)
     _event("smuggled:" + request.query.get("id", "")).set()
     return KEEP
+
+
+def _wait_until_acknowledged(sock, seconds):
+    """Waits until the socket's send queue is empty (Linux's SIOCOUTQ, which is TIOCOUTQ:
+    bytes not yet sent or not yet acknowledged by the other side), at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pending = struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+        if pending == 0:
+            return
+        time.sleep(0.005)
 
 
 @scenario("conn-wait")
