@@ -47,11 +47,9 @@ extension Request {
                                             throw validation.statusError(for: response)
                                         }
                                     })
-        var request = call.request
         var options = call.options
         options.cache = nil
-        if call.error == nil { request.download = download.options }
-        return call.client.perform(request, plan: download.plan, options: options) { delivery in
+        return call.perform(plan: download.plan, options: options, adjust: { $0.download = download.options }) { delivery in
             download.cleanUp(after: delivery)
             completion(delivery)
         }
