@@ -23,7 +23,8 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
 
     /// What the body becomes.
     public var kind: Kind
-    /// The statuses that count as success. Default `200...299`.
+    /// The statuses that count as success, checked as a ``StatusAcceptance``.
+    /// Default `200...299`.
     public var acceptableStatusCodes: IndexSet
     /// The MIME types (lower case, without parameters) a non-empty body may have, or `nil`
     /// for any. Default for ``json``: `application/json`, `text/json`, `text/javascript`;
@@ -67,12 +68,10 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
         }
     }
 
-    /// Throws ``NetworkError/Kind/unacceptableStatus(_:)`` unless the status is acceptable; the
-    /// message quotes the start of a textual body.
+    /// Throws ``NetworkError/Kind/unacceptableStatus(_:)`` unless the status is acceptable
+    /// (``StatusAcceptance/check(_:)``); the message quotes the start of a textual body.
     public func validateStatus(_ response: HTTPResponse) throws(NetworkError) {
-        guard acceptableStatusCodes.contains(response.statusCode) else {
-            throw ResponseValidation.anyStatus.statusError(for: response)
-        }
+        try StatusAcceptance.codes(acceptableStatusCodes).check(response)
     }
 
     /// The `responseObject` for a validated response (`responseObjectForResponse:data:error:`).

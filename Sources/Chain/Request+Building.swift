@@ -45,7 +45,7 @@ extension Request {
         let decoding = self.decoding ?? configuration.decoding
         let envelope = self.envelope ?? configuration.envelope
         let validation = ResponseValidation(
-            isAcceptable: (self.validation ?? configuration.validation).isAcceptable,
+            status: (self.validation ?? configuration.validation).acceptance,
             envelope: envelope,
             errorBody: errorBody.map { $0(decoding) } ?? configuration.errorBody,
             decoding: decoding)

@@ -43,9 +43,7 @@ extension Request {
         let validation = call.validation
         let download = DownloadPlan(to: destination, resumesPartialFile: resumesPartialFile, maximumSize: maximumSize,
                                     validateStatus: { response throws(NetworkError) in
-                                        guard validation.isAcceptable(response) else {
-                                            throw validation.statusError(for: response)
-                                        }
+                                        try validation.validateStatus(response)
                                     })
         var options = call.options
         options.cache = nil
