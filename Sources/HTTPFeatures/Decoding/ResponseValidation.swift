@@ -1,9 +1,9 @@
 import Foundation
 import HTTPCore
 
-/// Decides whether a response is acceptable: its status (a ``StatusAcceptance``), then (with
-/// an ``Envelope``) its business code. Runs in a ``ResponsePlan``'s `validate` step, so a
-/// response it rejects is never stored by the cache.
+/// Decides whether a response is acceptable: its status (a ``StatusAcceptance``), then
+/// ``contentCheck`` if set, then (with an ``Envelope``) its business code. Runs in a
+/// ``ResponsePlan``'s `validate` step, so a response it rejects is never stored by the cache.
 ///
 /// Defaults: statuses `200..<300`, no envelope, no error-body type, FastJSON (`.fast()`).
 public struct ResponseValidation: Sendable {
@@ -16,6 +16,9 @@ public struct ResponseValidation: Sendable {
         get { status.accepts }
         set { status = .custom(newValue) }
     }
+    /// A check of the response after its status and before the envelope (AFStyle's acceptable
+    /// content types); it throws the error to deliver. Default `nil`: none.
+    public var contentCheck: (@Sendable (HTTPResponse) throws(NetworkError) -> Void)?
     /// The envelope whose code is checked after the status. Default `nil`.
     public var envelope: Envelope?
     /// Turns a rejected response's body into a typed error. Default `nil`.
@@ -90,10 +93,11 @@ public struct ResponseValidation: Sendable {
 
     /// Throws when the response is not acceptable.
     /// - Throws: ``NetworkError/Kind/unacceptableStatus(_:)`` (see ``statusError(for:)``), then
-    ///   ``NetworkError/Kind/business(code:message:)`` or ``NetworkError/Kind/decodingFailed``
-    ///   from the envelope check.
+    ///   what ``contentCheck`` throws, then ``NetworkError/Kind/business(code:message:)`` or
+    ///   ``NetworkError/Kind/decodingFailed`` from the envelope check.
     public func validate(_ response: HTTPResponse) throws(NetworkError) {
         try validateStatus(response)
+        try contentCheck?(response)
         try envelope?.check(response, decoding: decoding)
     }
 
