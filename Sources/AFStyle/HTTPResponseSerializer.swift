@@ -23,7 +23,8 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
 
     /// What the body becomes.
     public var kind: Kind
-    /// The statuses that count as success. Default `200...299`.
+    /// The statuses that count as success, checked as a ``StatusAcceptance``.
+    /// Default `200...299`.
     public var acceptableStatusCodes: IndexSet
     /// The MIME types (lower case, without parameters) a non-empty body may have, or `nil`
     /// for any. Default for ``json``: `application/json`, `text/json`, `text/javascript`;
@@ -57,8 +58,26 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
     /// Throws unless the status and the content type are acceptable (`validateResponse:data:`).
     /// An empty body passes whatever its type, as in AFNetworking.
     public func validate(_ response: HTTPResponse) throws(NetworkError) {
-        try validateStatus(response)
-        guard let acceptableContentTypes, !response.body.isEmpty else { return }
+        try validation(envelope: nil, decoding: .fast()).validate(response)
+    }
+
+    /// The checks of ``validate(_:)`` as the validation step every plan uses: the status, the
+    /// content type (when ``acceptableContentTypes`` is set), then `envelope`'s code.
+    func validation(envelope: Envelope?, decoding: JSONDecoding) -> ResponseValidation {
+        var validation = ResponseValidation(status: .codes(acceptableStatusCodes), envelope: envelope, decoding: decoding)
+        if let acceptableContentTypes {
+            validation.contentCheck = { response throws(NetworkError) in
+                try HTTPResponseSerializer.checkContentType(of: response, in: acceptableContentTypes)
+            }
+        }
+        return validation
+    }
+
+    /// Throws ``NetworkError/Kind/decodingFailed`` naming the type unless a non-empty body's
+    /// MIME type is one of `acceptableContentTypes`.
+    private static func checkContentType(of response: HTTPResponse,
+                                         in acceptableContentTypes: Set<String>) throws(NetworkError) {
+        guard !response.body.isEmpty else { return }
         let mimeType = response.mimeType ?? ""
         guard acceptableContentTypes.contains(mimeType) else {
             throw NetworkError(.decodingFailed,
@@ -67,12 +86,10 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
         }
     }
 
-    /// Throws ``NetworkError/Kind/unacceptableStatus(_:)`` unless the status is acceptable; the
-    /// message quotes the start of a textual body.
+    /// Throws ``NetworkError/Kind/unacceptableStatus(_:)`` unless the status is acceptable
+    /// (``StatusAcceptance/check(_:)``); the message quotes the start of a textual body.
     public func validateStatus(_ response: HTTPResponse) throws(NetworkError) {
-        guard acceptableStatusCodes.contains(response.statusCode) else {
-            throw ResponseValidation.anyStatus.statusError(for: response)
-        }
+        try StatusAcceptance.codes(acceptableStatusCodes).check(response)
     }
 
     /// The `responseObject` for a validated response (`responseObjectForResponse:data:error:`).

@@ -41,7 +41,8 @@ extension HTTPSessionManager {
                      success: (@Sendable (SessionTask) -> Void)? = nil,
                      failure: FailureHandler? = nil) -> SessionTask? {
         let configuration = configuration
-        return send(configuration: configuration, build: { configuration throws(NetworkError) in
+        return send(configuration: configuration, method: .head, URLString: URLString,
+                    build: { configuration throws(NetworkError) in
             try makeRequest(.head, URLString, parameters: parameters, headers: headers, configuration: configuration)
         }, plan: HTTPSessionManager.statusPlan(configuration), progressDirection: .download, progress: nil,
            failure: failure) { task, delivery in
@@ -96,7 +97,8 @@ extension HTTPSessionManager {
                          progress: ProgressHandler? = nil, success: SuccessHandler? = nil,
                          failure: FailureHandler? = nil) -> SessionTask? {
         let configuration = configuration
-        return send(configuration: configuration, build: { configuration throws(NetworkError) in
+        return send(configuration: configuration, method: method, URLString: URLString,
+                    build: { configuration throws(NetworkError) in
             try makeRequest(method, URLString, parameters: parameters, headers: headers, configuration: configuration)
         }, plan: HTTPSessionManager.objectPlan(configuration), cache: cacheStep(cachePolicy, configuration),
            progressDirection: HTTPSessionManager.progressDirection(for: method), progress: progress,

@@ -85,7 +85,8 @@ extension HTTPSessionManager {
         failure: FailureHandler? = nil
     ) -> SessionTask? {
         let configuration = configuration
-        return send(configuration: configuration, build: { configuration throws(NetworkError) in
+        return send(configuration: configuration, method: method, URLString: URLString,
+                    build: { configuration throws(NetworkError) in
             try makeRequest(method, URLString, parameters: parameters, headers: headers, configuration: configuration)
         }, plan: HTTPSessionManager.decodablePlan(type, configuration), cache: cacheStep(cachePolicy, configuration),
            progressDirection: HTTPSessionManager.progressDirection(for: method), progress: progress,

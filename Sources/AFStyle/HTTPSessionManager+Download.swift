@@ -86,7 +86,8 @@ extension HTTPSessionManager {
                           download: DownloadPlan, configuration: Configuration,
                           progress: ProgressHandler?, failure: FailureHandler?,
                           deliver: @escaping @Sendable (SessionTask, Delivery<URL>) -> Void) -> SessionTask? {
-        send(configuration: configuration, build: { configuration throws(NetworkError) in
+        send(configuration: configuration, method: method, URLString: URLString,
+             build: { configuration throws(NetworkError) in
             var request = try makeRequest(method, URLString, parameters: parameters, headers: headers,
                                           configuration: configuration)
             request.download = download.options

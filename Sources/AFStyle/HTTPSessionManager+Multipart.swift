@@ -32,7 +32,8 @@ extension HTTPSessionManager {
                      progress: ProgressHandler? = nil, success: SuccessHandler? = nil,
                      failure: FailureHandler? = nil) -> SessionTask? {
         let configuration = configuration
-        return send(configuration: configuration, build: { configuration throws(NetworkError) in
+        return send(configuration: configuration, method: .post, URLString: URLString,
+                    build: { configuration throws(NetworkError) in
             var request = try makeRequest(.post, URLString, parameters: nil, headers: headers, configuration: configuration)
             request.headers["Content-Type"] = nil  // libcurl writes it with the boundary
             request.body = .multipart(try HTTPSessionManager.buildForm(parameters: parameters, block: block))

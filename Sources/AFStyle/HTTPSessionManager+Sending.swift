@@ -4,9 +4,15 @@ import Foundation
 /// The one path every call takes: build the request from a snapshot of the settings, hand it
 /// to the core pipeline with origin `"AFStyle"`, and map deliveries to `success`/`failure`.
 extension HTTPSessionManager {
-    /// Sends a request built by `build`, or fails through `failure` (with no task, as
-    /// AFNetworking does when serialization fails) and returns `nil` when it cannot be built.
-    func send<Value>(configuration: Configuration,
+    /// Sends a request built by `build`. One that cannot be built goes through
+    /// ``HTTPClient/perform(unbuildable:request:plan:options:deliver:)`` — the hooks see it,
+    /// nothing is sent — and fails through `failure` with no task, as AFNetworking reports a
+    /// serialization failure; `nil` is returned then.
+    ///
+    /// - Parameters:
+    ///   - method: the call's method, and `URLString` its URL string: what the hooks see of a
+    ///     request that could not be built (the URL as far as it resolved, else the base URL).
+    func send<Value>(configuration: Configuration, method: HTTPMethod, URLString: String,
                      build: (Configuration) throws(NetworkError) -> HTTPRequest,
                      plan: ResponsePlan<Value>,
                      cache: (any CacheStep)? = nil,
@@ -19,8 +25,11 @@ extension HTTPSessionManager {
         do {
             request = try build(configuration)
         } catch {
-            // Asynchronous like every other outcome, so callers never see a callback before the call returns.
-            queue.async { failure?(nil, error) }
+            let url = (try? resolvedURL(URLString, configuration: configuration)) ?? configuration.baseURL
+            client.perform(unbuildable: error, request: url.map { HTTPRequest(url: $0, method: method) }, plan: plan,
+                           options: CallOptions(queue: queue, origin: "AFStyle")) { delivery in
+                if let error = delivery.error { failure?(nil, error) }
+            }
             return nil
         }
         request.tls = configuration.tls

@@ -30,7 +30,8 @@ extension HTTPSessionManager {
     private func upload(_ URLString: String, method: HTTPMethod, headers: [String: String]?, body: HTTPBody,
                         progress: ProgressHandler?, success: SuccessHandler?, failure: FailureHandler?) -> SessionTask? {
         let configuration = configuration
-        return send(configuration: configuration, build: { configuration throws(NetworkError) in
+        return send(configuration: configuration, method: method, URLString: URLString,
+                    build: { configuration throws(NetworkError) in
             var request = try makeRequest(method, URLString, parameters: nil, headers: headers, configuration: configuration)
             request.body = body
             if !request.headers.contains("Content-Type") { request.headers["Content-Type"] = "application/octet-stream" }

@@ -3,20 +3,41 @@ import Foundation
 
 /// Everything one start of a request needs, resolved against its configuration.
 struct PreparedCall: Sendable {
+    /// The request to send, or why it could not be built and what is known of it.
+    enum Built: Sendable {
+        case request(HTTPRequest)
+        case failure(NetworkError, known: HTTPRequest?)
+    }
+
     let client: HTTPClient
-    /// The request to send, or a placeholder when ``error`` is set.
-    let request: HTTPRequest
+    let built: Built
     let options: CallOptions
     let validation: ResponseValidation
     /// The decoder of the model, the envelope's code and the error body.
     let decoding: JSONDecoding
-    /// Why the request could not be built; it is delivered through the pipeline instead of sent.
-    let error: NetworkError?
+
+    /// Runs the call through the pipeline: the request, or a build failure through
+    /// ``HTTPClient/perform(unbuildable:request:plan:options:deliver:)``, which sends nothing.
+    ///
+    /// - Parameters:
+    ///   - options: replaces ``options`` for a request that was built. Default `nil`: ``options``.
+    ///   - adjust: changes a built request before it is sent. Default: no change.
+    func perform<Value>(plan: ResponsePlan<Value>, options: CallOptions? = nil,
+                        adjust: (inout HTTPRequest) -> Void = { _ in },
+                        deliver: @escaping @Sendable (Delivery<Value>) -> Void) -> HTTPTask {
+        switch built {
+        case .request(var request):
+            adjust(&request)
+            return client.perform(request, plan: plan, options: options ?? self.options, deliver: deliver)
+        case .failure(let error, let known):
+            return client.perform(unbuildable: error, request: known, plan: plan, options: self.options, deliver: deliver)
+        }
+    }
 }
 
 extension Request {
     /// Resolves the configuration and builds the core request, the validation and the call
-    /// options. Never throws: a build failure becomes ``PreparedCall/error``.
+    /// options. Never throws: a build failure becomes ``PreparedCall/Built/failure(_:known:)``.
     ///
     /// - Parameter queue: overrides the callback queue (the blocking form uses its own).
     func prepare(queue overridingQueue: DispatchQueue? = nil) -> PreparedCall {
@@ -24,7 +45,7 @@ extension Request {
         let decoding = self.decoding ?? configuration.decoding
         let envelope = self.envelope ?? configuration.envelope
         let validation = ResponseValidation(
-            isAcceptable: (self.validation ?? configuration.validation).isAcceptable,
+            status: (self.validation ?? configuration.validation).acceptance,
             envelope: envelope,
             errorBody: errorBody.map { $0(decoding) } ?? configuration.errorBody,
             decoding: decoding)
@@ -41,15 +62,11 @@ extension Request {
                                                          keyHeaders: configuration.cacheKeyHeaders)
             }
             options.stub = resolvedStub(configuration: configuration)
-            return PreparedCall(client: configuration.client, request: request, options: options,
-                                validation: validation, decoding: decoding, error: nil)
+            return PreparedCall(client: configuration.client, built: .request(request), options: options,
+                                validation: validation, decoding: decoding)
         } catch {
-            // The failure travels through the pipeline as a stubbed error so the caller gets a
-            // real task, the hooks see it, and the completion runs on the callback queue.
-            options.interceptors = []
-            options.stub = Stub(body: Data(), error: error)
-            return PreparedCall(client: configuration.client, request: placeholderRequest(configuration: configuration),
-                                options: options, validation: validation, decoding: decoding, error: error)
+            return PreparedCall(client: configuration.client, built: .failure(error, known: knownRequest(configuration: configuration)),
+                                options: options, validation: validation, decoding: decoding)
         }
     }
 
@@ -174,14 +191,13 @@ extension Request {
         return Stub(statusCode: sample.statusCode, headers: sample.headers, body: sample.data, delay: delay)
     }
 
-    /// What hooks see for a request that could not be built.
-    private func placeholderRequest(configuration: ChainConfiguration) -> HTTPRequest {
-        var url: URL?
-        switch location {
-        case .url(let given): url = given
-        case .string(let string): url = URL(string: string).flatMap { $0.host == nil ? nil : $0 }
-        case .target(_, let baseURL): url = baseURL
-        }
-        return HTTPRequest(url: url ?? configuration.baseURL ?? URL(fileURLWithPath: "/"), method: method ?? .get)
+    /// What hooks see for a request that could not be built: its method and its URL as far as
+    /// it resolved (the base URL when the URL itself did not; the pipeline's placeholder
+    /// without either), as AFStyle reports one.
+    private func knownRequest(configuration: ChainConfiguration) -> HTTPRequest? {
+        var base = configuration.baseURL
+        if case .target(_, let targetBase) = location { base = targetBase }
+        guard let url = (try? resolveURL(baseURL: configuration.baseURL)) ?? base else { return nil }
+        return HTTPRequest(url: url, method: method ?? .get)
     }
 }

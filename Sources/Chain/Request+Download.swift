@@ -43,15 +43,11 @@ extension Request {
         let validation = call.validation
         let download = DownloadPlan(to: destination, resumesPartialFile: resumesPartialFile, maximumSize: maximumSize,
                                     validateStatus: { response throws(NetworkError) in
-                                        guard validation.isAcceptable(response) else {
-                                            throw validation.statusError(for: response)
-                                        }
+                                        try validation.validateStatus(response)
                                     })
-        var request = call.request
         var options = call.options
         options.cache = nil
-        if call.error == nil { request.download = download.options }
-        return call.client.perform(request, plan: download.plan, options: options) { delivery in
+        return call.perform(plan: download.plan, options: options, adjust: { $0.download = download.options }) { delivery in
             download.cleanUp(after: delivery)
             completion(delivery)
         }

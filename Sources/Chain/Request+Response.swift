@@ -75,6 +75,6 @@ extension Request {
                       completion: @escaping @Sendable (Delivery<Value>) -> Void) -> HTTPTask {
         let call = prepare(queue: queue)
         let plan = ResponsePlan(validation: call.validation, serializer: serializer(call.decoding))
-        return call.client.perform(call.request, plan: plan, options: call.options, deliver: completion)
+        return call.perform(plan: plan, deliver: completion)
     }
 }

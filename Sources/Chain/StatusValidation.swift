@@ -1,7 +1,8 @@
 import HTTPCore
 
-/// Which HTTP statuses a request accepts; anything else fails with
-/// ``NetworkError/Kind/unacceptableStatus(_:)``. Default ``successCodes``.
+/// Which HTTP statuses a request accepts — Chain's spelling of ``StatusAcceptance``, which
+/// does the check and makes the ``NetworkError/Kind/unacceptableStatus(_:)`` error for
+/// anything else. Default ``successCodes``.
 public enum StatusValidation: Sendable {
     /// Statuses `200..<300` (the default).
     case successCodes
@@ -14,14 +15,14 @@ public enum StatusValidation: Sendable {
     /// Every status (no check), as Alamofire does without `validate()`.
     case none
 
-    /// The check as a closure.
-    var isAcceptable: @Sendable (HTTPResponse) -> Bool {
+    /// The one status check this spells.
+    var acceptance: StatusAcceptance {
         switch self {
-        case .successCodes: { (200..<300).contains($0.statusCode) }
-        case .successAndRedirectCodes: { (200..<400).contains($0.statusCode) }
-        case .codes(let codes): { codes.contains($0.statusCode) }
-        case .custom(let isAcceptable): isAcceptable
-        case .none: { _ in true }
+        case .successCodes: .successCodes
+        case .successAndRedirectCodes: .successAndRedirectCodes
+        case .codes(let codes): .codes(codes)
+        case .custom(let isAcceptable): .custom(isAcceptable)
+        case .none: .anyStatus
         }
     }
 }

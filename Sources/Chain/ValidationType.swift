@@ -1,4 +1,5 @@
-/// The statuses a ``TargetType`` accepts — Moya's `ValidationType`.
+/// The statuses a ``TargetType`` accepts — Moya's `ValidationType`, checked as the
+/// ``StatusValidation`` (and so the ``StatusAcceptance``) it converts to.
 public enum ValidationType: Sendable, Hashable {
     /// Every status.
     case none

@@ -65,7 +65,7 @@ public func fuzzDecoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? ResponseSerializer<String>.string().serialize(response, nil)
     _ = try? ResponseSerializer<[String: LenientModel]>.decodable().serialize(response, nil)
     _ = try? response.text(defaultEncoding: .isoLatin1)
-    _ = ResponseValidation.excerpt(of: body)
+    _ = StatusAcceptance.excerpt(of: body)
     _ = EnvelopeCode.canonical(String(decoding: body, as: UTF8.self))
     return 0
 }

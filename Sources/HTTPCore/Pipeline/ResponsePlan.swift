@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a front end turns a response into the caller's value: validation (status codes,
 /// content type, an envelope's business code) and decoding.
 ///
@@ -19,22 +21,11 @@ public struct ResponsePlan<Value>: Sendable {
 }
 
 extension ResponsePlan where Value == HTTPResponse {
-    /// Accepts `acceptableStatusCodes` (default `200..<300`) and delivers the response itself.
+    /// Accepts `acceptableStatusCodes` (default `200..<300`; a rejected one fails with
+    /// ``StatusAcceptance/error(for:decodedBody:)``) and delivers the response itself.
     public static func response(acceptableStatusCodes: Range<Int> = 200..<300) -> ResponsePlan<HTTPResponse> {
-        ResponsePlan(validate: { response throws(NetworkError) in
-            try ResponsePlan.requireStatus(response, in: acceptableStatusCodes)
-        }, decode: { $0 })
-    }
-}
-
-extension ResponsePlan {
-    /// Throws ``NetworkError/Kind/unacceptableStatus(_:)`` unless the status is in `codes`.
-    public static func requireStatus(_ response: HTTPResponse, in codes: Range<Int>) throws(NetworkError) {
-        guard codes.contains(response.statusCode) else {
-            throw NetworkError(.unacceptableStatus(response.statusCode),
-                               "the server answered \(response.statusCode) for \(response.url.absoluteString)",
-                               response: response)
-        }
+        let acceptance = StatusAcceptance.codes(IndexSet(integersIn: acceptableStatusCodes))
+        return ResponsePlan(validate: { response throws(NetworkError) in try acceptance.check(response) }, decode: { $0 })
     }
 }
 
