@@ -87,7 +87,8 @@ struct ConnectionReuseTests {
         manager.GET(peer.urlString("/conn-real/\(id)"), success: { _, object in
             texts.append((object as? Data).map { String(decoding: $0, as: UTF8.self) } ?? "not data")
         }, failure: { _, error in texts.append("failure: \(error.debugDescription)") })
-        #expect(await texts.wait(for: 1) == ["real"])
+        let got = await texts.wait(for: 1)
+        #expect(got == ["real"], "the peer read: \(peer.recordedRequests().map { "\($0.path) on connection \($0.connection)" })")
     }
 
     /// libcurl counts the re-sends of an easy handle ("Connection died, tried 5 times before
