@@ -57,22 +57,22 @@ final class PipelineCall<Value>: Sendable {
         self.options = options
         let callerQueue = options.queue ?? client.callbackQueue
         self.callerQueue = callerQueue
-        self.queue = client.transport.isCallbackQueue(callerQueue) ? callerQueue
+        self.queue = client.isTransportsCallbackQueue(callerQueue) ? callerQueue
             : DispatchQueue(label: "chain.call", target: callerQueue)
-        let hooks = (options.usesGlobalHooks ? Hooks.shared.all : []) + options.hooks
+        let hooks = joined(options.usesGlobalHooks ? Hooks.shared.all : [], options.hooks)
         self.hooks = hooks
         // A request that was never built is not adapted: there is nothing to adapt.
-        let interceptors = unbuildable == nil ? client.configuration.interceptors + options.interceptors : []
+        let interceptors = unbuildable == nil ? joined(client.configuration.interceptors, options.interceptors) : []
         self.interceptors = interceptors
         self.deliver = deliver
         let answer: CallStateMachine.Answer = unbuildable.map { .unbuildable($0) } ?? (options.stub == nil ? .transport : .stub)
         var machine = CallStateMachine(request: request, interceptorCount: interceptors.count,
                                        usesCache: unbuildable == nil && options.cache != nil, answer: answer)
         let firstAction = machine.handle(.start)
-        var state = PipelineCallState(machine: machine)
+        var state = PipelineCallState(machine: consume machine)
         self.firstPrepared = state.prepare(firstAction, hooks: hooks, origin: options.origin)
         self.firstAction = firstAction
-        self.state = Mutex(state)
+        self.state = Mutex(consume state)
     }
 
     func start() {
@@ -377,6 +377,14 @@ extension PipelineCallState {
         }
         return prepared
     }
+}
+
+/// `first` followed by `second`, without making a new array when either is empty (the usual
+/// case for hooks and interceptors).
+private func joined<Element>(_ first: [Element], _ second: [Element]) -> [Element] {
+    if second.isEmpty { return first }
+    if first.isEmpty { return second }
+    return first + second
 }
 
 /// Call identifiers for hook contexts, unique per process.
