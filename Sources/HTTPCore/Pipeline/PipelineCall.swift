@@ -145,16 +145,14 @@ final class PipelineCall<Value>: Sendable {
         case .deliver(let result, let request, let isFinal):
             prepared.timer?.cancel()
             if let done = prepared.cacheDone { done(.failure(task.stopError ?? NetworkError(.cancelled, "the request was cancelled"))) }
-            guard let (context, needsAnnouncing) = prepared.pairing else { return }
+            let pairing = prepared.pairing
             if isOnQueue {
-                report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
+                report(result, request: request, isFinal: isFinal, pairing: pairing)
                 // This is the transfer's completion block: if the delivery sent another request,
                 // stay awake for its completion instead of letting the thread park.
                 transport.deliveryEnded()
             } else {
-                queue.async { [self] in
-                    report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
-                }
+                queue.async { [self] in report(result, request: request, isFinal: isFinal, pairing: pairing) }
             }
         }
     }
@@ -255,16 +253,19 @@ final class PipelineCall<Value>: Sendable {
 
     // MARK: Delivery
 
-    /// The delivery itself, on the callback queue.
+    /// The delivery itself, on the callback queue. `pairing`: the hooks' context and whether
+    /// they are still to hear `willSend`; `nil` without hooks.
     private func report(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, isFinal: Bool,
-                        context: HookContext, needsAnnouncing: Bool) {
-        if needsAnnouncing { hooks.forEach { $0.willSend(context) } }
+                        pairing: (context: HookContext, needsAnnouncing: Bool)?) {
+        if let pairing, pairing.needsAnnouncing { hooks.forEach { $0.willSend(pairing.context) } }
         let delivery = makeDelivery(result, request: request, isFinal: isFinal)
-        switch delivery.result {
-        case .success:
-            if let response = delivery.response { hooks.forEach { $0.didFinish(context, response: response) } }
-        case .failure(let error):
-            hooks.forEach { $0.didFail(context, error: error) }
+        if let context = pairing?.context {
+            switch delivery.result {
+            case .success:
+                if let response = delivery.response { hooks.forEach { $0.didFinish(context, response: response) } }
+            case .failure(let error):
+                hooks.forEach { $0.didFail(context, error: error) }
+            }
         }
         if isFinal { task.markCompleted(response: delivery.response) }
         deliver(delivery)
@@ -335,8 +336,8 @@ struct PipelineCallState {
 }
 
 /// What an action needs from the call's state besides the machine, taken under the same
-/// lock: the hook context a transfer opens, the pairing of a delivery, the timer a final
-/// delivery stops, the cache step's pending completion.
+/// lock: the hook context a transfer opens, the pairing of a delivery (`nil` without hooks),
+/// the timer a final delivery stops, the cache step's pending completion.
 struct PreparedAction: Sendable {
     var announce: HookContext?
     var pairing: (context: HookContext, needsAnnouncing: Bool)?
@@ -365,7 +366,7 @@ extension PipelineCallState {
             if let open = openContext {
                 openContext = nil
                 prepared.pairing = (open, false)
-            } else {
+            } else if !hooks.isEmpty {
                 // A delivery with no transfer before it (a cache hit, a failed adaptation, a
                 // request that could not be built) opens its own pair.
                 prepared.pairing = (HookContext(id: PipelineIDs.next(), request: request, origin: origin), true)
