@@ -88,7 +88,8 @@ final class PipelineCall<Value>: Sendable {
     private func handle(_ event: CallStateMachine.Event, isOnQueue: Bool = false) {
         let (action, prepared) = state.withLock { state in
             let action = state.machine.handle(event)
-            return (action, state.prepare(action, hooks: hooks, origin: options.origin))
+            let prepared = state.prepare(action, hooks: hooks, origin: options.origin)
+            return (consume action, prepared)
         }
         perform(action, prepared: prepared, isOnQueue: isOnQueue)
     }
