@@ -33,7 +33,6 @@ final class LibcurlTransport: Transport {
             queue.async { completion(.failure(error)) }
             return
         }
-        let cancelled = NetworkError(.cancelled, "the request was cancelled")
         if coalesces, TransferCoalescer.canCoalesce(request) {
             let (transfer, cancel) = coalescer.join(request, target: target, engine: engine, queue: queue,
                                                     sharingQueue: sharingQueue, progress: progress, completion: completion)
@@ -45,7 +44,7 @@ final class LibcurlTransport: Transport {
         let transfer = CurlTransfer(request: request, target: target, scheduler: scheduler, callbackQueue: queue,
                                     progress: progress, completion: completion)
         guard task.attach(request: request, cancel: { [engine] in engine.cancel(transfer) }) else {
-            queue.async { completion(.failure(cancelled)) }
+            queue.async { completion(.failure(NetworkError(.cancelled, "the request was cancelled"))) }
             return
         }
         engine.add(transfer)

@@ -69,13 +69,24 @@ public final class HTTPClient: Sendable {
     public let callbackQueue: DispatchQueue
     /// What moves the bytes (the libcurl engine for every client made with `init(configuration:)`).
     package let transport: any Transport
+    /// Whether ``callbackQueue`` is one of the transport's tuned queues, asked once here rather
+    /// than on every call (the question reads the queue's specific data).
+    private let callbackQueueIsTransports: Bool
 
     /// Makes a client on `transport`; `init(configuration:)` (module `CurlTransport`, re-exported
     /// by both front ends) passes the libcurl engine.
     package init(configuration: Configuration, transport: any Transport) {
         self.configuration = configuration
         self.transport = transport
-        self.callbackQueue = configuration.callbackQueue ?? transport.makeCallbackQueue(label: "chain.http.callbacks")
+        let callbackQueue = configuration.callbackQueue ?? transport.makeCallbackQueue(label: "chain.http.callbacks")
+        self.callbackQueue = callbackQueue
+        self.callbackQueueIsTransports = transport.isCallbackQueue(callbackQueue)
+    }
+
+    /// Whether the pipeline may run a call's blocks on `queue` itself (see
+    /// ``Transport/isCallbackQueue(_:)``).
+    func isTransportsCallbackQueue(_ queue: DispatchQueue) -> Bool {
+        queue === callbackQueue ? callbackQueueIsTransports : transport.isCallbackQueue(queue)
     }
 
     deinit {

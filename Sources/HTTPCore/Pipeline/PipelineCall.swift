@@ -57,22 +57,22 @@ final class PipelineCall<Value>: Sendable {
         self.options = options
         let callerQueue = options.queue ?? client.callbackQueue
         self.callerQueue = callerQueue
-        self.queue = client.transport.isCallbackQueue(callerQueue) ? callerQueue
+        self.queue = client.isTransportsCallbackQueue(callerQueue) ? callerQueue
             : DispatchQueue(label: "chain.call", target: callerQueue)
-        let hooks = (options.usesGlobalHooks ? Hooks.shared.all : []) + options.hooks
+        let hooks = joined(options.usesGlobalHooks ? Hooks.shared.all : [], options.hooks)
         self.hooks = hooks
         // A request that was never built is not adapted: there is nothing to adapt.
-        let interceptors = unbuildable == nil ? client.configuration.interceptors + options.interceptors : []
+        let interceptors = unbuildable == nil ? joined(client.configuration.interceptors, options.interceptors) : []
         self.interceptors = interceptors
         self.deliver = deliver
         let answer: CallStateMachine.Answer = unbuildable.map { .unbuildable($0) } ?? (options.stub == nil ? .transport : .stub)
         var machine = CallStateMachine(request: request, interceptorCount: interceptors.count,
                                        usesCache: unbuildable == nil && options.cache != nil, answer: answer)
         let firstAction = machine.handle(.start)
-        var state = PipelineCallState(machine: machine)
+        var state = PipelineCallState(machine: consume machine)
         self.firstPrepared = state.prepare(firstAction, hooks: hooks, origin: options.origin)
         self.firstAction = firstAction
-        self.state = Mutex(state)
+        self.state = Mutex(consume state)
     }
 
     func start() {
@@ -88,7 +88,8 @@ final class PipelineCall<Value>: Sendable {
     private func handle(_ event: CallStateMachine.Event, isOnQueue: Bool = false) {
         let (action, prepared) = state.withLock { state in
             let action = state.machine.handle(event)
-            return (action, state.prepare(action, hooks: hooks, origin: options.origin))
+            let prepared = state.prepare(action, hooks: hooks, origin: options.origin)
+            return (consume action, prepared)
         }
         perform(action, prepared: prepared, isOnQueue: isOnQueue)
     }
@@ -145,16 +146,14 @@ final class PipelineCall<Value>: Sendable {
         case .deliver(let result, let request, let isFinal):
             prepared.timer?.cancel()
             if let done = prepared.cacheDone { done(.failure(task.stopError ?? NetworkError(.cancelled, "the request was cancelled"))) }
-            guard let (context, needsAnnouncing) = prepared.pairing else { return }
+            let pairing = prepared.pairing
             if isOnQueue {
-                report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
+                report(result, request: request, isFinal: isFinal, pairing: pairing)
                 // This is the transfer's completion block: if the delivery sent another request,
                 // stay awake for its completion instead of letting the thread park.
                 transport.deliveryEnded()
             } else {
-                queue.async { [self] in
-                    report(result, request: request, isFinal: isFinal, context: context, needsAnnouncing: needsAnnouncing)
-                }
+                queue.async { [self] in report(result, request: request, isFinal: isFinal, pairing: pairing) }
             }
         }
     }
@@ -255,16 +254,19 @@ final class PipelineCall<Value>: Sendable {
 
     // MARK: Delivery
 
-    /// The delivery itself, on the callback queue.
+    /// The delivery itself, on the callback queue. `pairing`: the hooks' context and whether
+    /// they are still to hear `willSend`; `nil` without hooks.
     private func report(_ result: Result<HTTPResponse, NetworkError>, request: HTTPRequest, isFinal: Bool,
-                        context: HookContext, needsAnnouncing: Bool) {
-        if needsAnnouncing { hooks.forEach { $0.willSend(context) } }
+                        pairing: (context: HookContext, needsAnnouncing: Bool)?) {
+        if let pairing, pairing.needsAnnouncing { hooks.forEach { $0.willSend(pairing.context) } }
         let delivery = makeDelivery(result, request: request, isFinal: isFinal)
-        switch delivery.result {
-        case .success:
-            if let response = delivery.response { hooks.forEach { $0.didFinish(context, response: response) } }
-        case .failure(let error):
-            hooks.forEach { $0.didFail(context, error: error) }
+        if let context = pairing?.context {
+            switch delivery.result {
+            case .success:
+                if let response = delivery.response { hooks.forEach { $0.didFinish(context, response: response) } }
+            case .failure(let error):
+                hooks.forEach { $0.didFail(context, error: error) }
+            }
         }
         if isFinal { task.markCompleted(response: delivery.response) }
         deliver(delivery)
@@ -335,8 +337,8 @@ struct PipelineCallState {
 }
 
 /// What an action needs from the call's state besides the machine, taken under the same
-/// lock: the hook context a transfer opens, the pairing of a delivery, the timer a final
-/// delivery stops, the cache step's pending completion.
+/// lock: the hook context a transfer opens, the pairing of a delivery (`nil` without hooks),
+/// the timer a final delivery stops, the cache step's pending completion.
 struct PreparedAction: Sendable {
     var announce: HookContext?
     var pairing: (context: HookContext, needsAnnouncing: Bool)?
@@ -365,7 +367,7 @@ extension PipelineCallState {
             if let open = openContext {
                 openContext = nil
                 prepared.pairing = (open, false)
-            } else {
+            } else if !hooks.isEmpty {
                 // A delivery with no transfer before it (a cache hit, a failed adaptation, a
                 // request that could not be built) opens its own pair.
                 prepared.pairing = (HookContext(id: PipelineIDs.next(), request: request, origin: origin), true)
@@ -377,6 +379,14 @@ extension PipelineCallState {
         }
         return prepared
     }
+}
+
+/// `first` followed by `second`, without making a new array when either is empty (the usual
+/// case for hooks and interceptors).
+private func joined<Element>(_ first: [Element], _ second: [Element]) -> [Element] {
+    if second.isEmpty { return first }
+    if first.isEmpty { return second }
+    return first + second
 }
 
 /// Call identifiers for hook contexts, unique per process.

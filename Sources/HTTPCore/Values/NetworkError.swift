@@ -54,28 +54,56 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible, CustomDebu
     /// What went wrong.
     public var kind: Kind
     /// A one-line description, for people.
-    public var message: String
+    public var message: String {
+        get { storage.message }
+        set { storageForWriting.message = newValue }
+    }
     /// libcurl's result code (`CURLcode`), when libcurl reported the failure.
-    public var curlCode: Int?
+    public var curlCode: Int? {
+        get { storage.curlCode }
+        set { storageForWriting.curlCode = newValue }
+    }
     /// libcurl's error-buffer text, when it had one.
-    public var curlMessage: String?
+    public var curlMessage: String? {
+        get { storage.curlMessage }
+        set { storageForWriting.curlMessage = newValue }
+    }
     /// The response, when one arrived (status, headers, body).
-    public var response: HTTPResponse?
+    public var response: HTTPResponse? {
+        get { storage.response }
+        set { storageForWriting.response = newValue }
+    }
     /// The coding path of a decoding failure, as `a.b[2].c`.
-    public var codingPath: String?
+    public var codingPath: String? {
+        get { storage.codingPath }
+        set { storageForWriting.codingPath = newValue }
+    }
     /// The error this one wraps: a `DecodingError`, a decoded error body, a POSIX error.
-    public var underlyingError: (any Error & Sendable)?
+    public var underlyingError: (any Error & Sendable)? {
+        get { storage.underlyingError }
+        set { storageForWriting.underlyingError = newValue }
+    }
+
+    /// The other fields, in one copy-on-write box: inline they made the error about 300 bytes
+    /// wide (the response alone is half of it), and with it every `Result<HTTPResponse,
+    /// NetworkError>` the pipeline passes along a successful call, whose copies then went
+    /// through `memcpy`. The kind stays inline: it is read on every failure.
+    private var storage: Storage
+
+    /// The box, copied first when another value shares it.
+    private var storageForWriting: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+            return storage
+        }
+    }
 
     /// Makes an error.
     public init(_ kind: Kind, _ message: String, curlCode: Int? = nil, curlMessage: String? = nil,
                 response: HTTPResponse? = nil, codingPath: String? = nil, underlyingError: (any Error & Sendable)? = nil) {
         self.kind = kind
-        self.message = message
-        self.curlCode = curlCode
-        self.curlMessage = curlMessage
-        self.response = response
-        self.codingPath = codingPath
-        self.underlyingError = underlyingError
+        storage = Storage(message: message, curlCode: curlCode, curlMessage: curlMessage,
+                          response: response, codingPath: codingPath, underlyingError: underlyingError)
     }
 
     /// The HTTP status code of the response, when one arrived.
@@ -104,6 +132,34 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible, CustomDebu
 
     public var debugDescription: String {
         "NetworkError(\(kind), \(description)\(codingPath.map { ", at \($0)" } ?? ""))"
+    }
+}
+
+extension NetworkError {
+    // Written only through `storageForWriting`, that is while no other error shares the box;
+    // a shared box is only read, so handing errors across threads is safe.
+    fileprivate final class Storage: @unchecked Sendable {
+        var message: String
+        var curlCode: Int?
+        var curlMessage: String?
+        var response: HTTPResponse?
+        var codingPath: String?
+        var underlyingError: (any Error & Sendable)?
+
+        init(message: String, curlCode: Int?, curlMessage: String?, response: HTTPResponse?,
+             codingPath: String?, underlyingError: (any Error & Sendable)?) {
+            self.message = message
+            self.curlCode = curlCode
+            self.curlMessage = curlMessage
+            self.response = response
+            self.codingPath = codingPath
+            self.underlyingError = underlyingError
+        }
+
+        convenience init(copying other: Storage) {
+            self.init(message: other.message, curlCode: other.curlCode, curlMessage: other.curlMessage,
+                      response: other.response, codingPath: other.codingPath, underlyingError: other.underlyingError)
+        }
     }
 }
 
