@@ -26,7 +26,7 @@ final class CurlTransfer: @unchecked Sendable {
     let callbackQueue: DispatchQueue
     /// Whether the engine may queue this transfer's completion in one block with others of its
     /// loop pass bound for the same queue: ``callbackQueue`` is a serial queue of the library's
-    /// and the tuning allows it (``DeliveryScheduler/isCallbackQueue(_:)``).
+    /// and the tuning allows it (``DeliveryScheduler/isCallbackQueue(_:)``, as the caller knows).
     let batchesCompletion: Bool
     let progressHandler: (@Sendable (TransferProgress) -> Void)?
     let completion: @Sendable (Result<HTTPResponse, NetworkError>) -> Void
@@ -138,18 +138,20 @@ final class CurlTransfer: @unchecked Sendable {
     /// A larger body (by `Content-Length`, or as it grows) is still reserved on the loop thread.
     static let typicalBodyCapacity = 1024
 
-    /// - Parameter didFinish: run on the loop thread the moment the result is settled, before
-    ///   its completion is posted (the coalescer closes the transfer's group to new joiners
-    ///   there); library code only, never a caller's closure. Default none.
+    /// - Parameters:
+    ///   - batchesCompletion: whether `callbackQueue` is one of `scheduler`'s tuned queues.
+    ///   - didFinish: run on the loop thread the moment the result is settled, before its
+    ///     completion is posted (the coalescer closes the transfer's group to new joiners
+    ///     there); library code only, never a caller's closure. Default none.
     init(request: HTTPRequest, target: TransferTarget, scheduler: DeliveryScheduler, callbackQueue: DispatchQueue,
-         progress: (@Sendable (TransferProgress) -> Void)?, didFinish: (@Sendable () -> Void)? = nil,
+         batchesCompletion: Bool, progress: (@Sendable (TransferProgress) -> Void)?, didFinish: (@Sendable () -> Void)? = nil,
          completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
         self.didFinish = didFinish
         self.request = request
         self.target = target
         self.scheduler = scheduler
         self.callbackQueue = callbackQueue
-        batchesCompletion = scheduler.isCallbackQueue(callbackQueue)
+        self.batchesCompletion = batchesCompletion
         self.progressHandler = progress
         self.completion = completion
         leavesHandleDirty = request.method != .get || request.body != .none || request.download != nil

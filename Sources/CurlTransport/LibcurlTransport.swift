@@ -7,8 +7,6 @@ import HTTPCore
 final class LibcurlTransport: Transport {
     /// The engine: one loop thread with one libcurl multi handle.
     let engine: CurlEngine
-    /// The engine's hand-off, kept here too: the pipeline asks it about queues on every call.
-    private let scheduler: DeliveryScheduler
     private let coalescer = TransferCoalescer()
 
     /// Starts an engine thread with `limits`, sending `userAgent` unless a request sets its own
@@ -16,13 +14,13 @@ final class LibcurlTransport: Transport {
     /// - Throws: ``NetworkError`` when libcurl cannot be initialised or `userAgent` is unsafe.
     init(limits: CurlEngine.Limits, userAgent: String, name: String, delivery: DeliveryTuning) throws(NetworkError) {
         engine = try CurlEngine(limits: limits, userAgent: userAgent, name: name, delivery: delivery)
-        scheduler = engine.scheduler
     }
 
     /// Hands one validated transfer to the engine on behalf of `task`, sharing an identical
     /// `GET`/`HEAD` already in flight for the same `sharingQueue` when `coalesces` is set.
     /// `completion` always runs on `queue` (the pipeline relies on it), a request refused here
-    /// included; `queue` is `sharingQueue` or a serial queue that targets it.
+    /// included; `queue` is `sharingQueue` when that is one of the engine's tuned queues, else
+    /// a serial queue that targets it (``Transport/start(_:task:queue:sharingQueue:coalesces:progress:completion:)``).
     package func start(_ request: HTTPRequest, task: HTTPTask, queue: DispatchQueue, sharingQueue: DispatchQueue,
                        coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
                        completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
@@ -41,8 +39,9 @@ final class LibcurlTransport: Transport {
             if !task.attach(request: request, cancel: cancel) { cancel() }
             return
         }
-        let transfer = CurlTransfer(request: request, target: target, scheduler: scheduler, callbackQueue: queue,
-                                    progress: progress, completion: completion)
+        // Only a tuned queue comes as both (see `Transport.start`): no need to ask the scheduler.
+        let transfer = CurlTransfer(request: request, target: target, scheduler: engine.scheduler, callbackQueue: queue,
+                                    batchesCompletion: queue === sharingQueue, progress: progress, completion: completion)
         guard task.attach(request: request, cancel: { [engine] in engine.cancel(transfer) }) else {
             queue.async { completion(.failure(NetworkError(.cancelled, "the request was cancelled"))) }
             return
@@ -50,11 +49,11 @@ final class LibcurlTransport: Transport {
         engine.add(transfer)
     }
 
-    package func isCallbackQueue(_ queue: DispatchQueue) -> Bool { scheduler.isCallbackQueue(queue) }
+    package func isCallbackQueue(_ queue: DispatchQueue) -> Bool { engine.scheduler.isCallbackQueue(queue) }
 
-    package func makeCallbackQueue(label: String) -> DispatchQueue { scheduler.makeCallbackQueue(label: label) }
+    package func makeCallbackQueue(label: String) -> DispatchQueue { engine.scheduler.makeCallbackQueue(label: label) }
 
-    package func deliveryEnded() { scheduler.deliveryEnded() }
+    package func deliveryEnded() { engine.scheduler.deliveryEnded() }
 
     package func shutDownWhenIdle() { engine.shutDownWhenIdle() }
 

@@ -80,7 +80,7 @@ final class TransferCoalescer: Sendable {
             // joiners on the loop thread as the result is settled, not when the starter's
             // queue gets round to its completion.
             let transfer = CurlTransfer(request: request, target: target, scheduler: engine.scheduler, callbackQueue: queue,
-                                        progress: fanOutProgress, didFinish: { [group] in group.close() },
+                                        batchesCompletion: queue === sharingQueue, progress: fanOutProgress, didFinish: { [group] in group.close() },
                                         completion: fanOutResult)
             group.transfer = transfer
             group.nextWithSameHash = first

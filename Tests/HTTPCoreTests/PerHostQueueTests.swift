@@ -24,7 +24,7 @@ struct PerHostQueueTests {
                       completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) throws -> CurlTransfer {
             let request = HTTPRequest(url: peer.url(path), method: method, priority: priority)
             return CurlTransfer(request: request, target: try TransferTarget(url: request.url), scheduler: engine.scheduler,
-                                callbackQueue: queue, progress: nil, completion: completion)
+                                callbackQueue: queue, batchesCompletion: engine.scheduler.isCallbackQueue(queue), progress: nil, completion: completion)
         }
         let id = UUID().uuidString
         // Takes the host's one slot until released: everything after it waits in the queue.
@@ -42,7 +42,8 @@ struct PerHostQueueTests {
         let marker = Recorder<Int>()
         let markerRequest = HTTPRequest(url: try #require(URL(string: "http://localhost:\(peer.port)/conn-real/\(id)-marker")))
         engine.add(CurlTransfer(request: markerRequest, target: try TransferTarget(url: markerRequest.url),
-                                scheduler: engine.scheduler, callbackQueue: queue, progress: nil) {
+                                scheduler: engine.scheduler, callbackQueue: queue,
+                                batchesCompletion: engine.scheduler.isCallbackQueue(queue), progress: nil) {
             marker.append($0.success?.statusCode ?? -1)
         })
         #expect(await marker.wait(for: 1, timeout: 50) == [200])

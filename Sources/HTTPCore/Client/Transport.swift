@@ -10,7 +10,9 @@ package protocol Transport: Sendable {
     /// Starts one transfer on behalf of `task`, sharing an identical `GET`/`HEAD` already in
     /// flight for the same `sharingQueue` when `coalesces` is set. `completion` always runs on
     /// `queue` (the pipeline relies on it), a request refused by the transport's own checks
-    /// included; `queue` is `sharingQueue` or a serial queue that targets it.
+    /// included. `queue` is `sharingQueue` exactly when that is one of this transport's callback
+    /// queues (``isCallbackQueue(_:)``, asked once by the client), else a serial queue of the
+    /// call's that targets it — so the transport need not ask again per transfer.
     func start(_ request: HTTPRequest, task: HTTPTask, queue: DispatchQueue, sharingQueue: DispatchQueue,
                coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
                completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
