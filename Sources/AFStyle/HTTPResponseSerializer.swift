@@ -64,7 +64,7 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
     /// The checks of ``validate(_:)`` as the validation step every plan uses: the status, the
     /// content type (when ``acceptableContentTypes`` is set), then `envelope`'s code.
     func validation(envelope: Envelope?, decoding: JSONDecoding) -> ResponseValidation {
-        var validation = ResponseValidation(status: .codes(acceptableStatusCodes), envelope: envelope, decoding: decoding)
+        var validation = ResponseValidation(status: statusAcceptance, envelope: envelope, decoding: decoding)
         if let acceptableContentTypes {
             validation.contentCheck = { response throws(NetworkError) in
                 try HTTPResponseSerializer.checkContentType(of: response, in: acceptableContentTypes)
@@ -89,8 +89,11 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
     /// Throws ``NetworkError/Kind/unacceptableStatus(_:)`` unless the status is acceptable
     /// (``StatusAcceptance/check(_:)``); the message quotes the start of a textual body.
     public func validateStatus(_ response: HTTPResponse) throws(NetworkError) {
-        try StatusAcceptance.codes(acceptableStatusCodes).check(response)
+        try statusAcceptance.check(response)
     }
+
+    /// ``acceptableStatusCodes`` as the one status check.
+    var statusAcceptance: StatusAcceptance { .codes(acceptableStatusCodes) }
 
     /// The `responseObject` for a validated response (`responseObjectForResponse:data:error:`).
     ///

@@ -19,7 +19,7 @@ extension HTTPSessionManager {
 
     /// Only the status matters (`HEAD`, whose response has no body).
     static func statusPlan(_ configuration: Configuration) -> ResponsePlan<Void> {
-        let status = StatusAcceptance.codes(configuration.responseSerializer.acceptableStatusCodes)
+        let status = configuration.responseSerializer.statusAcceptance
         return ResponsePlan(validation: ResponseValidation(status: status, decoding: configuration.jsonDecoding),
                             serializer: .void)
     }

@@ -2,6 +2,7 @@ import AFStyle
 import Chain
 import Foundation
 import SampleServer
+import TestSupport
 import Testing
 
 /// The same download through both front ends: the same bytes on success; on a rejected
@@ -48,12 +49,5 @@ extension Request {
         await withCheckedContinuation { continuation in
             download(to: destination) { continuation.resume(returning: $0) }
         }
-    }
-}
-
-extension Result where Failure == NetworkError {
-    fileprivate var failure: NetworkError? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

@@ -2,6 +2,7 @@ import AFStyle
 import Chain
 import Foundation
 import SampleServer
+import TestSupport
 import Testing
 
 /// A target that is only a base URL and a path.
@@ -74,12 +75,5 @@ struct URLJoiningParityTests {
             #expect(chainPath != nil)
             #expect(chainPath == afPath, "\"\(path)\"")
         }
-    }
-}
-
-extension Result where Failure == any Error {
-    fileprivate var failure: (any Error)? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

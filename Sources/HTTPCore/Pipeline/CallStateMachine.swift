@@ -260,11 +260,7 @@ package struct CallStateMachine: Sendable {
         case .transferring:
             stopError = error
             return .cancelTransfer
-        case .adapting(isRetry: false), .idle:
-            stopError = error
-            state = .finished
-            return .deliver(.failure(error), request: original, isFinal: true)
-        case .adapting(isRetry: true), .cacheStep, .stubbing, .askingRetriers, .waitingToRetry, .handedToCache:
+        case .idle, .adapting, .cacheStep, .stubbing, .askingRetriers, .waitingToRetry, .handedToCache:
             // A wait ends at once: whatever it waited for is ignored when it comes.
             stopError = error
             return finish(.failure(error))

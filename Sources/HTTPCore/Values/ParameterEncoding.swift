@@ -79,7 +79,7 @@ public enum ParameterEncoding: Sendable, Hashable {
     }
 
     /// Whether ``percentEncode(_:)`` keeps `byte` as it is: RFC 3986's unreserved characters,
-    /// `?` and `/`. (The cache key's canonical form relies on the same set.)
+    /// `?` and `/`.
     package static func leavesUnencoded(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
