@@ -33,6 +33,8 @@ extension HTTPSessionManager {
             return nil
         }
         request.tls = configuration.tls
+        request.proxy = configuration.proxy
+        request.unixSocketPath = configuration.unixSocketPath
         let task = SessionTask(originalRequest: request, progressDirection: progressDirection)
         register(task)
         let options = CallOptions(queue: queue, progress: { report in

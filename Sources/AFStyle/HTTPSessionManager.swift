@@ -35,6 +35,8 @@ public final class HTTPSessionManager: Sendable {
         var completionQueue: DispatchQueue?
         var interceptors: [any RequestInterceptor] = []
         var tls = TLSOptions()
+        var proxy = Proxy.environment
+        var unixSocketPath: String?
         var jsonDecoding = JSONDecoding.fast()
         var envelope: Envelope?
         var cachePolicy: CachePolicy?
@@ -127,6 +129,23 @@ public final class HTTPSessionManager: Sendable {
     public var tlsOptions: TLSOptions {
         get { configuration.tls }
         set { update { $0.tls = newValue } }
+    }
+
+    /// The proxy of every call (what AFNetworking took from `connectionProxyDictionary`, which
+    /// FoundationNetworking ignores): `.http(host:port:credentials:)`, `.https(…)`,
+    /// `.socks5(…)`, `.none`. Default ``Proxy/environment``: the `http_proxy`, `https_proxy`,
+    /// `all_proxy` and `no_proxy` variables apply, as in curl.
+    public var proxy: Proxy {
+        get { configuration.proxy }
+        set { update { $0.proxy = newValue } }
+    }
+
+    /// A Unix domain socket every call connects to instead of the URL's host (Docker's
+    /// `/var/run/docker.sock`); `http+unix://%2Fvar%2Frun%2Fdocker.sock/path` URLs name one
+    /// per call. Default `nil`: TCP.
+    public var unixSocketPath: String? {
+        get { configuration.unixSocketPath }
+        set { update { $0.unixSocketPath = newValue } }
     }
 
     /// The decoder of the typed calls (`GET(_:parameters:as:…)`), of the envelope's code and of

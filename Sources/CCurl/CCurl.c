@@ -151,3 +151,32 @@ int ccurl_connection_alpn_is_h2(CURL *handle) {
     ccurl_alpn_selected(info->internals, &protocol, &length);
     return protocol != NULL && length == 2 && protocol[0] == 'h' && protocol[1] == '2' ? 1 : 0;
 }
+
+static CURLSTScode ccurl_hsts_read(CURL *easy, struct curl_hstsentry *entry, void *userp) {
+    (void)easy;
+    struct ccurl_hsts_hooks *hooks = userp;
+    int include_subdomains = 0;
+    if (!hooks || !hooks->feed) return CURLSTS_DONE;
+    if (hooks->feed(hooks->userdata, entry->name, entry->namelen, &include_subdomains, entry->expire) != 1) {
+        return CURLSTS_DONE;
+    }
+    entry->includeSubDomains = include_subdomains ? 1 : 0;
+    return CURLSTS_OK;
+}
+
+static CURLSTScode ccurl_hsts_write(CURL *easy, struct curl_hstsentry *entry, struct curl_index *index, void *userp) {
+    (void)easy;
+    (void)index;
+    struct ccurl_hsts_hooks *hooks = userp;
+    if (hooks && hooks->collect) hooks->collect(hooks->userdata, entry->name, entry->includeSubDomains, entry->expire);
+    return CURLSTS_OK;
+}
+
+CURLcode ccurl_easy_set_hsts_hooks(CURL *handle, struct ccurl_hsts_hooks *hooks, int reading, int writing) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_HSTS_CTRL, (long)CURLHSTS_ENABLE);
+    if (code == CURLE_OK && reading) code = curl_easy_setopt(handle, CURLOPT_HSTSREADFUNCTION, ccurl_hsts_read);
+    if (code == CURLE_OK && reading) code = curl_easy_setopt(handle, CURLOPT_HSTSREADDATA, (void *)hooks);
+    if (code == CURLE_OK && writing) code = curl_easy_setopt(handle, CURLOPT_HSTSWRITEFUNCTION, ccurl_hsts_write);
+    if (code == CURLE_OK && writing) code = curl_easy_setopt(handle, CURLOPT_HSTSWRITEDATA, (void *)hooks);
+    return code;
+}

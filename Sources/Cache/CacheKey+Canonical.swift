@@ -169,6 +169,11 @@ extension CacheKey {
         if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
             parts.append("userinfo:" + (components.percentEncodedUser ?? "") + ":" + (components.percentEncodedPassword ?? ""))
         }
+        // A proxy that authenticates may answer per user (a filtering proxy, a captive
+        // portal): its credentials select the entry like the origin's do.
+        if let credentials = request.proxy.credentials {
+            parts.append("proxy:" + request.proxy.description + "\n" + credentials.user + ":" + credentials.password)
+        }
         return parts.isEmpty ? "none" : SHA256.hexDigest(parts.joined(separator: "\n"))
     }
 }

@@ -9,7 +9,9 @@ import HTTPCore
 /// scheme or host, a default port or a fragment get the same key. Different credentials give
 /// different keys, so two users never share an entry: `Cookie`, a user in the URL, and every
 /// header whose name contains `auth`, `token`, `key` or `session` (``HTTPHeaders/isCredential(_:)``:
-/// `Authorization`, `X-Auth-Token`, `token`, `X-API-Key`, …). Only a SHA-256 of them is kept,
+/// `Authorization`, `X-Auth-Token`, `token`, `X-API-Key`, …) and a proxy's
+/// ``ProxyCredentials``. A request over a Unix socket (``HTTPRequest/unixSocketPath``) has
+/// the socket's path in its key. Only a SHA-256 of them is kept,
 /// never the credentials themselves. Other request headers select among stored variants
 /// through the response's `Vary` (every policy honours it), or join the key when named in
 /// `keyHeaders`.
@@ -24,7 +26,7 @@ package struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConve
     package static let version = "chain-cache-key/1"
 
     /// The full key text: the version tag, method, canonical URL, body digest and
-    /// credentials digest, one per line.
+    /// credentials digest, one per line, then the Unix socket's path when there is one.
     package let rawValue: String
 
     /// The lower-case SHA-256 hex of ``rawValue`` (64 characters): the entry's file name.
@@ -59,8 +61,10 @@ package struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConve
                                              ignoredParameters: ignoredParameters)
         else { return nil }
         let credentials = CacheKey.credentialsDigest(request, components: components, keyHeaders: keyHeaders)
-        self.init(rawValue: [CacheKey.version, request.method.rawValue, url, "body:" + body, "credentials:" + credentials]
-            .joined(separator: "\n"))
+        var lines = [CacheKey.version, request.method.rawValue, url, "body:" + body, "credentials:" + credentials]
+        // `http://localhost/info` over two sockets is two servers' answers.
+        if let socket = request.unixSocketPath { lines.append("socket:" + socket) }
+        self.init(rawValue: lines.joined(separator: "\n"))
     }
 
     /// The key text (``rawValue``); it holds a digest of the credentials, never the credentials.

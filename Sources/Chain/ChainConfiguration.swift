@@ -77,6 +77,13 @@ public struct ChainConfiguration: Sendable {
     /// pinned public key, a client certificate. Default `TLSOptions()`: the peer and host name
     /// are verified against the system CA store.
     public var tls = TLSOptions()
+    /// The proxy of requests that do not set their own (``Request/proxy(_:)``). Default
+    /// ``Proxy/environment``: the `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy`
+    /// variables apply, as in curl; ``Proxy/none`` ignores them.
+    public var proxy = Proxy.environment
+    /// The Unix domain socket requests connect to unless they set their own
+    /// (``Request/unixSocket(_:)``). Default `nil`: TCP to the URL's host.
+    public var unixSocket: String?
 
     /// The default callback queue: one serial queue, `chain.callbacks`, shared by every
     /// configuration that does not name another.

@@ -82,6 +82,8 @@ extension Request {
         if let maximumResponseSize { request.maximumResponseSize = maximumResponseSize }
         if let priority { request.priority = priority }
         if let httpVersion { request.httpVersion = httpVersion }
+        request.proxy = proxy ?? configuration.proxy
+        request.unixSocketPath = unixSocketPath ?? configuration.unixSocket
         if let error = request.callerValueError { throw error }
         let encoder = self.encoder ?? configuration.encoder
         if let queryParameters {

@@ -176,6 +176,29 @@ extension Request {
         return copy
     }
 
+    /// The proxy for this request: `.http(host:port:credentials:)`, `.https(…)` (TLS to the
+    /// proxy), `.socks5(…)` (names resolved by the proxy), `.none` (direct, whatever the
+    /// environment says), each with `bypassing(_:)` for hosts reached directly. Default: the
+    /// configuration's ``ChainConfiguration/proxy``, ``Proxy/environment`` unless set (the
+    /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` variables, as in curl). A proxy
+    /// that refuses the credentials fails with ``NetworkError/Kind/proxyAuthenticationRequired(proxy:)``.
+    public func proxy(_ proxy: Proxy) -> Request {
+        var copy = self
+        copy.proxy = proxy
+        return copy
+    }
+
+    /// Connects to the Unix domain socket at `path` instead of the URL's host and port (the
+    /// URL still gives the path and the `Host` header): `Request.url("http://localhost/v1.43/info")
+    /// .unixSocket("/var/run/docker.sock")`. The URL form `http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info`
+    /// says the same without this call. Default: the configuration's
+    /// ``ChainConfiguration/unixSocket`` (`nil`: TCP). The path is part of the cache key.
+    public func unixSocket(_ path: String) -> Request {
+        var copy = self
+        copy.unixSocketPath = path
+        return copy
+    }
+
     /// How the response cache is used. Default: the configuration's
     /// ``ChainConfiguration/cachePolicy`` (`nil`: no cache). With `.fileFirst`, a hit calls the
     /// completion twice: the stored copy, then the network result.

@@ -81,6 +81,8 @@ public struct Request: Sendable {
     var maximumResponseSize: Int64?
     var priority: RequestPriority?
     var httpVersion: HTTPVersionPreference?
+    var proxy: Proxy?
+    var unixSocketPath: String?
     var cachePolicy: CachePolicy??
     var ignoredCacheParameters: Set<String> = []
     var validation: StatusValidation?

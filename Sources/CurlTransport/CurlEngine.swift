@@ -27,6 +27,14 @@ final class CurlEngine: @unchecked Sendable {
         var cachedConnections: Int
     }
 
+    /// Where connections go, for every transfer of the engine.
+    struct Routing: Sendable {
+        /// Host names answered without DNS.
+        var dnsOverrides: [DNSOverride] = []
+        /// The HSTS store's file; `nil`: no HSTS.
+        var hstsFile: URL?
+    }
+
     private enum Command {
         case add(CurlTransfer)
         case cancel(CurlTransfer)
@@ -39,6 +47,10 @@ final class CurlEngine: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer?
+    /// The `CURLOPT_RESOLVE` lines of ``Routing/dnsOverrides``, set on every handle's baseline.
+    private let resolveList: UnsafeMutablePointer<curl_slist>?
+    /// The HSTS store, when the configuration names a file (its entries live in `share`).
+    private let hsts: CurlHSTSStore?
     private let commands = Mutex(Commands())
     /// Commands appended but not yet drained, and whether the loop is (about to be) blocked
     /// in `curl_multi_poll`. Together they let `enqueue` skip the wakeup syscall while the
@@ -73,13 +85,29 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Makes the engine and starts its loop thread, handing completions over as `delivery` says.
     /// - Throws: ``NetworkError/Kind/transport`` when libcurl cannot be initialised;
-    ///   ``NetworkError/Kind/invalidRequest`` when `userAgent` has CR, LF or NUL.
-    init(limits: Limits, userAgent: String, name: String, delivery: DeliveryTuning) throws(NetworkError) {
+    ///   ``NetworkError/Kind/invalidRequest`` when `userAgent` has CR, LF or NUL, or a DNS
+    ///   override is invalid.
+    init(limits: Limits, routing: Routing = Routing(), userAgent: String, name: String,
+         delivery: DeliveryTuning) throws(NetworkError) {
         let unavailable = NetworkError(.transport, "libcurl could not be initialised")
         guard CurlGlobal.isInitialized else { throw unavailable }
-        // Before the multi handle, so a refused user agent leaves nothing to clean up.
+        // Before the multi handle, so a refused setting leaves nothing to clean up.
+        var resolveLines: [String] = []
+        for override in routing.dnsOverrides { resolveLines.append(try override.curlResolveEntry()) }
         defaultHeaders = try CurlDefaultHeaders(userAgent: userAgent)
-        guard let multi = curl_multi_init() else { throw unavailable }
+        var resolveList: UnsafeMutablePointer<curl_slist>?
+        for line in resolveLines {
+            guard let appended = curl_slist_append(resolveList, line) else {
+                curl_slist_free_all(resolveList)
+                throw unavailable
+            }
+            resolveList = appended
+        }
+        self.resolveList = resolveList
+        guard let multi = curl_multi_init() else {
+            curl_slist_free_all(resolveList)
+            throw unavailable
+        }
         self.multi = multi
         concurrentRequestsPerHost = limits.concurrentRequestsPerHost
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.connectionsPerHost)
@@ -96,6 +124,13 @@ final class CurlEngine: @unchecked Sendable {
             _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         }
         self.share = share
+        // The HSTS entries live in the share handle, so every handle sees what any learned.
+        if let file = routing.hstsFile, let share,
+           ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_HSTS.rawValue)) == CURLSHE_OK {
+            hsts = CurlHSTSStore(file: file)
+        } else {
+            hsts = nil
+        }
         scheduler = DeliveryScheduler(tuning: delivery)
 
         let thread = Thread { [self] in run() }
@@ -174,7 +209,9 @@ final class CurlEngine: @unchecked Sendable {
         }
         easyPool.removeAll()
         curl_multi_cleanup(multi)
+        if let hsts, let share { hsts.saveIfChanged(share: share, force: true) }
         if let share { curl_share_cleanup(share) }
+        curl_slist_free_all(resolveList)
     }
 
     private func start(_ transfer: CurlTransfer) {
@@ -296,6 +333,9 @@ final class CurlEngine: @unchecked Sendable {
                 continue
             }
             let result = transfer.result(for: code)
+            if let hsts, transfer.target.isHTTPS, transfer.headerValue("Strict-Transport-Security") != nil, let share {
+                hsts.saveIfChanged(share: share)
+            }
             removeFromMulti(handle)
             if transfer.batchesCompletion {
                 if let block = transfer.completionBlock(for: result) { batch.add(block, on: transfer.callbackQueue) }
@@ -324,7 +364,7 @@ final class CurlEngine: @unchecked Sendable {
     /// A new easy handle with the baseline options, or `nil` when libcurl cannot make one.
     private func makeHandle() -> UnsafeMutableRawPointer? {
         guard let handle = curl_easy_init() else { return nil }
-        guard CurlTransfer.applyBaseline(to: handle, share: share) == CURLE_OK else {
+        guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts) == CURLE_OK else {
             curl_easy_cleanup(handle)
             return nil
         }
@@ -343,7 +383,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         if isDirty {
             curl_easy_reset(handle)
-            guard CurlTransfer.applyBaseline(to: handle, share: share) == CURLE_OK else {
+            guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts) == CURLE_OK else {
                 curl_easy_cleanup(handle)
                 return
             }

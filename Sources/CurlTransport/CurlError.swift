@@ -9,6 +9,27 @@ import HTTPCore
 /// arrive, and as the local problem it names otherwise. The code and libcurl's text are kept
 /// in the error (``NetworkError/curlCode``, ``NetworkError/curlMessage``) whatever the kind.
 enum CurlError {
+    /// A proxy that wants credentials or refused the ones given (its 407, or a SOCKS5 refusal).
+    static func proxyAuthentication(proxy: String, request: HTTPRequest, response: HTTPResponse?,
+                                    curlCode: Int? = nil, curlMessage: String? = nil) -> NetworkError {
+        let why = request.proxy.credentials != nil ? "it refused the credentials given"
+            : request.proxy.kind == .environment
+            ? "it wants credentials (give them in the proxy variable's URL, http://user:password@host:port, or set a Proxy with ProxyCredentials)"
+            : "it wants credentials (give them with ProxyCredentials)"
+        return NetworkError(.proxyAuthenticationRequired(proxy: proxy),
+                            "the proxy \(proxy) did not let the request to \(request.url.host ?? request.url.absoluteString) through: \(why)",
+                            curlCode: curlCode, curlMessage: curlMessage, response: response)
+    }
+
+    /// A proxy URL from the environment without its user information (`http://u:p@h:3128` is
+    /// `http://h:3128`): messages never carry a password.
+    static func withoutCredentials(_ proxyURL: String) -> String {
+        guard let at = proxyURL.lastIndex(of: "@") else { return proxyURL }
+        let schemeEnd = proxyURL.range(of: "://")?.upperBound ?? proxyURL.startIndex
+        guard at >= schemeEnd else { return proxyURL }
+        return String(proxyURL[..<schemeEnd]) + String(proxyURL[proxyURL.index(after: at)...])
+    }
+
     /// The error for `code`.
     /// - Parameters:
     ///   - responseArrived: whether bytes of a response had arrived when the code ended the
@@ -16,21 +37,40 @@ enum CurlError {
     ///     refused, a failure before any answer).
     ///   - proxyRefusal: a proxy's answer to `CONNECT` that was no `2xx`
     ///     (`CURLINFO_HTTP_CONNECTCODE`) and the proxy's address. Default `nil`.
+    ///   - proxyRejectedCredentials: a SOCKS5 proxy refused the user name and password.
+    ///     Default `false`.
     static func makeError(code: CURLcode, message: String, request: HTTPRequest, response: HTTPResponse?,
                           responseArrived: Bool = false,
-                          proxyRefusal: (status: Int, proxy: String)? = nil) -> NetworkError {
+                          proxyRefusal: (status: Int, proxy: String)? = nil,
+                          proxyRejectedCredentials: Bool = false) -> NetworkError {
         let description = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
         let host = request.url.host ?? request.url.absoluteString
         if let proxyRefusal {
             // libcurl reports it as 56 "CONNECT tunnel failed, response 407", which read as a
             // lost connection to the origin; the proxy's head is not kept (it is no head of
             // the origin's response: `CURLOPT_SUPPRESS_CONNECT_HEADERS`), so its status is named here.
-            let why = proxyRefusal.status == 407
-                ? "it wants proxy credentials (give them in the proxy URL: http://user:password@host:port)"
-                : "it answered \(proxyRefusal.status)"
+            if proxyRefusal.status == 407 {
+                return proxyAuthentication(proxy: proxyRefusal.proxy, request: request, response: response,
+                                           curlCode: Int(code.rawValue), curlMessage: description)
+            }
             return NetworkError(.cannotConnect,
-                                "the proxy \(proxyRefusal.proxy) refused the tunnel to \(host): \(why)",
+                                "the proxy \(proxyRefusal.proxy) refused the tunnel to \(host): it answered \(proxyRefusal.status)",
                                 curlCode: Int(code.rawValue), curlMessage: description, response: response)
+        }
+        let explicitProxy = request.proxy.kind == .environment || request.proxy.kind == .direct ? nil : request.proxy
+        if code == CURLE_PROXY, let proxy = explicitProxy ?? (proxyRejectedCredentials ? Proxy.environment : nil) {
+            // 97: a SOCKS handshake failed (libcurl's CURLINFO_PROXY_ERROR says which step).
+            if proxyRejectedCredentials {
+                return proxyAuthentication(proxy: proxy.description, request: request, response: nil,
+                                           curlCode: Int(code.rawValue), curlMessage: description)
+            }
+            return NetworkError(.cannotConnect, "the proxy \(proxy) refused the connection to \(host)",
+                                curlCode: Int(code.rawValue), curlMessage: description)
+        }
+        if let proxy = explicitProxy, code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_PROXY {
+            return NetworkError(code == CURLE_COULDNT_CONNECT ? .cannotConnect : .dnsFailure,
+                                "cannot connect to the proxy \(proxy) (for \(host))",
+                                curlCode: Int(code.rawValue), curlMessage: description)
         }
         let (kind, text): (NetworkError.Kind, String) = switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:

@@ -17,8 +17,15 @@ extension CurlTransfer {
     ///
     /// The `User-Agent` line is not among them: it comes with every request's header list
     /// (see ``CurlDefaultHeaders``).
-    static func applyBaseline(to handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?) -> CURLcode {
+    /// - Parameters:
+    ///   - resolveList: the client's DNS overrides (`CURLOPT_RESOLVE`), if any.
+    ///   - hsts: the client's HSTS store, if it has one: every handle reads its entries (the
+    ///     first transfer loads them into the share handle).
+    static func applyBaseline(to handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
+                              resolveList: UnsafeMutablePointer<curl_slist>?, hsts: CurlHSTSStore?) -> CURLcode {
         let codes: [CURLcode] = [
+            resolveList.map { ccurl_easy_setopt_slist(handle, CURLOPT_RESOLVE, $0) } ?? CURLE_OK,
+            hsts?.apply(to: handle) ?? CURLE_OK,
             ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
             ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
             // "" means every encoding this libcurl decodes: gzip, deflate, br, zstd. This turns
@@ -102,6 +109,7 @@ extension CurlTransfer {
         if progressHandler != nil { progressStart = DispatchTime.now().uptimeNanoseconds }
 
         try configureTimeouts()
+        try configureRoute()
         try configureTLS()
         try configureMethodAndBody(handle: handle)
         prepareResume()
@@ -116,6 +124,43 @@ extension CurlTransfer {
         // speed over the window, so a stream of one byte every 1.5 s failed an idle limit of 3 s.
         try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(timeouts.connect))
         try set(CURLOPT_TIMEOUT_MS, milliseconds(timeouts.total))
+    }
+
+    /// The proxy and the Unix socket. With neither set, nothing is touched: the environment's
+    /// proxy variables apply, as libcurl reads them.
+    private func configureRoute() throws(NetworkError) {
+        if let socketPath = target.unixSocketPath { try set(CURLOPT_UNIX_SOCKET_PATH, socketPath) }
+        let proxy = request.proxy
+        guard let proxyURL = proxy.curlProxyURL else { return }
+        // "" turns every proxy off, the environment's included.
+        try set(CURLOPT_PROXY, proxyURL)
+        guard proxy.kind != .direct else { return }
+        if !proxy.bypass.isEmpty { try set(CURLOPT_NOPROXY, proxy.bypass.joined(separator: ",")) }
+        if let credentials = proxy.credentials {
+            try set(CURLOPT_PROXYUSERNAME, credentials.user)
+            try set(CURLOPT_PROXYPASSWORD, credentials.password)
+            if proxy.kind != .socks5 {
+                let scheme: UInt = switch credentials.scheme {
+                case .basic: ccurl_auth_basic
+                case .digest: ccurl_auth_digest
+                case .ntlm: ccurl_auth_ntlm
+                case .any: ccurl_auth_any
+                }
+                try set(CURLOPT_PROXYAUTH, Int(bitPattern: scheme))
+            }
+        }
+        if proxy.kind == .https {
+            let tls = proxy.tls
+            if tls.allowsInsecureConnections {
+                try set(CURLOPT_PROXY_SSL_VERIFYPEER, 0)
+                try set(CURLOPT_PROXY_SSL_VERIFYHOST, 0)
+            }
+            if let caFile = tls.caFile { try set(CURLOPT_PROXY_CAINFO, caFile.path) }
+            if let pinned = tls.pinnedPublicKey { try set(CURLOPT_PROXY_PINNEDPUBLICKEY, pinned) }
+            if let certificate = tls.clientCertificate { try set(CURLOPT_PROXY_SSLCERT, certificate.path) }
+            if let key = tls.clientKey { try set(CURLOPT_PROXY_SSLKEY, key.path) }
+            if let password = tls.clientKeyPassword { try set(CURLOPT_PROXY_KEYPASSWD, password) }
+        }
     }
 
     private func configureTLS() throws(NetworkError) {

@@ -29,7 +29,7 @@ extension CurlTransfer {
         let nextTarget: TransferTarget
         do {
             next = try RedirectRule.nextRequest(after: head.statusCode, location: location, from: request)
-            nextTarget = try TransferTarget(url: next.url)
+            nextTarget = try TransferTarget(url: next.url, unixSocketPath: target.unixSocketPath)
         } catch {
             failure = NetworkError(error.kind, error.message, response: partialResponse())
             return nil

@@ -40,7 +40,9 @@ extension CurlTransfer {
             let responseArrived = head.statusCode > 0 || info(CURLINFO_STARTTRANSFER_TIME_T) > 0
             return .failure(CurlError.makeError(code: code, message: errorMessage, request: request,
                                                  response: head.statusCode > 0 ? partialResponse() : nil,
-                                                 responseArrived: responseArrived, proxyRefusal: proxyRefusal()))
+                                                 responseArrived: responseArrived, proxyRefusal: proxyRefusal(),
+                                                 proxyRejectedCredentials: code == CURLE_PROXY
+                                                     && longInfo(CURLINFO_PROXY_ERROR) == Int(CURLPX_USER_REJECTED.rawValue)))
         }
         // libcurl framed the body by the status it read; one read otherwise here (`HTTP/1.1
         // \t500`: libcurl skips the tab, the line has no code where RFC 9112 puts one) would
@@ -52,6 +54,11 @@ extension CurlTransfer {
                                          response: partialResponse()))
         }
         var response = partialResponse()
+        if head.statusCode == 407, let proxy = proxyInUse() {
+            // Only a proxy answers 407 (RFC 9110 §15.5.8): this is the proxy's answer to a
+            // request sent through it in clear text, not the origin's.
+            return .failure(CurlError.proxyAuthentication(proxy: proxy, request: request, response: response))
+        }
         if let download = request.download, resumedFileIsComplete {
             // Nothing is missing: the download succeeds with the file as it is (see
             // ``DownloadOptions/resumesPartialFile``).
@@ -90,11 +97,30 @@ extension CurlTransfer {
     private func proxyRefusal() -> (status: Int, proxy: String)? {
         let status = longInfo(CURLINFO_HTTP_CONNECTCODE)
         guard status >= 300, let easy else { return nil }
+        if request.proxy.kind != .environment { return (status, request.proxy.description) }
         var address: UnsafePointer<CChar>?
         let ip = ccurl_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &address) == CURLE_OK
             ? address.map { String(cString: $0) } ?? "" : ""
         let port = longInfo(CURLINFO_PRIMARY_PORT)
         return (status, ip.isEmpty ? "(from the environment)" : ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)")
+    }
+
+    /// The proxy a request to this URL went through, for messages: the request's own, or the
+    /// environment variable libcurl reads for the scheme; `nil` when it went direct.
+    private func proxyInUse() -> String? {
+        switch request.proxy.kind {
+        case .direct, .socks5: return nil
+        case .http, .https: return request.proxy.description
+        case .environment:
+            let names = target.isHTTPS ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+                                       : ["http_proxy", "all_proxy", "ALL_PROXY"]
+            for name in names {
+                if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty {
+                    return CurlError.withoutCredentials(value)
+                }
+            }
+            return nil
+        }
     }
 
     func partialResponse() -> HTTPResponse {

@@ -11,7 +11,8 @@ extension HTTPClient {
     /// Makes a client and starts its engine thread: one loop thread with one libcurl multi
     /// handle, which pools connections, DNS results and TLS sessions. If libcurl cannot be
     /// initialised, every request fails with ``NetworkError/Kind/transport`` instead of crashing;
-    /// if the configured user agent has CR, LF or NUL, with ``NetworkError/Kind/invalidRequest``.
+    /// if the configured user agent has CR, LF or NUL, or a DNS override is invalid, with
+    /// ``NetworkError/Kind/invalidRequest``.
     /// - Parameter configuration: the client's settings. Default: every default of
     ///   ``Configuration/init(maximumConnectionsPerHost:maximumConcurrentRequestsPerHost:maximumConnections:maximumIdleConnections:callbackQueue:userAgent:interceptors:delivery:)``.
     public convenience init(configuration: Configuration = Configuration()) {
@@ -21,7 +22,8 @@ extension HTTPClient {
                                        cachedConnections: max(1, configuration.maximumIdleConnections))
         let transport: any Transport
         do {
-            transport = try LibcurlTransport(limits: limits, userAgent: configuration.userAgent ?? HTTPClient.defaultUserAgent,
+            let routing = CurlEngine.Routing(dnsOverrides: configuration.dnsOverrides, hstsFile: configuration.hstsFile)
+            transport = try LibcurlTransport(limits: limits, routing: routing, userAgent: configuration.userAgent ?? HTTPClient.defaultUserAgent,
                                              name: "chain.curl-loop", delivery: configuration.delivery)
         } catch {
             transport = FailingTransport(error: error)

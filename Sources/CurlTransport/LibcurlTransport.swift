@@ -9,11 +9,12 @@ final class LibcurlTransport: Transport {
     let engine: CurlEngine
     private let coalescer = TransferCoalescer()
 
-    /// Starts an engine thread with `limits`, sending `userAgent` unless a request sets its own
+    /// Starts an engine thread with `limits` and `routing` (default: DNS, no HSTS), sending `userAgent` unless a request sets its own
     /// and handing completions over as `delivery` says.
     /// - Throws: ``NetworkError`` when libcurl cannot be initialised or `userAgent` is unsafe.
-    init(limits: CurlEngine.Limits, userAgent: String, name: String, delivery: DeliveryTuning) throws(NetworkError) {
-        engine = try CurlEngine(limits: limits, userAgent: userAgent, name: name, delivery: delivery)
+    init(limits: CurlEngine.Limits, routing: CurlEngine.Routing = CurlEngine.Routing(), userAgent: String, name: String,
+         delivery: DeliveryTuning) throws(NetworkError) {
+        engine = try CurlEngine(limits: limits, routing: routing, userAgent: userAgent, name: name, delivery: delivery)
     }
 
     /// Hands one validated transfer to the engine on behalf of `task`, sharing an identical
@@ -61,7 +62,8 @@ final class LibcurlTransport: Transport {
     /// the method token, header injection, and files that must exist.
     /// - Returns: the URL facts the transfer needs, each worked out once here.
     static func validate(_ request: HTTPRequest) throws(NetworkError) -> TransferTarget {
-        let target = try TransferTarget(url: request.url)
+        let target = try TransferTarget(url: request.url, unixSocketPath: request.unixSocketPath)
+        try request.proxy.validate()
         let urlString = target.urlString
         // libcurl refuses strings over CURL_MAX_INPUT_LENGTH (8,000,000 bytes) with a bare
         // BAD_FUNCTION_ARGUMENT; say what is wrong instead.

@@ -13,26 +13,67 @@ package struct TransferTarget: Sendable {
     /// Whether the scheme is `https` (a connection may then multiplex HTTP/2 streams).
     let isHTTPS: Bool
 
+    /// The Unix domain socket to connect to instead of the URL's host, if any.
+    let unixSocketPath: String?
+
     /// Works out the target of `url`, or says why libcurl must not get it.
     ///
     /// The host and port are read from the URL's string in one pass over its bytes (the
     /// authority between `://` and the first `/`, `?` or `#`, without any `user:password@`);
     /// Foundation's `host` and `port` accessors and the string interpolation they fed cost
     /// more than the rest of the check together.
-    /// - Throws: ``NetworkError/Kind/unsupportedScheme`` for anything but `http` and `https`,
-    ///   ``NetworkError/Kind/invalidURL`` when there is no host.
-    init(url: URL) throws(NetworkError) {
-        let scheme = url.scheme?.lowercased() ?? ""
+    ///
+    /// An `http+unix://` (or `https+unix://`) URL names a Unix socket as its percent-encoded
+    /// host; libcurl gets it as `http://localhost` plus the rest of the URL, with the socket
+    /// path beside it. `unixSocketPath` (the request's own) wins over the URL's.
+    /// - Throws: ``NetworkError/Kind/unsupportedScheme`` for anything but `http`, `https` and
+    ///   their `+unix` forms, ``NetworkError/Kind/invalidURL`` when there is no host,
+    ///   ``NetworkError/Kind/invalidRequest`` for a socket path libcurl cannot use.
+    init(url: URL, unixSocketPath: String? = nil) throws(NetworkError) {
+        var scheme = url.scheme?.lowercased() ?? ""
+        var urlString = url.absoluteString
+        var socketPath = unixSocketPath
+        if scheme == "http+unix" || scheme == "https+unix" {
+            let schemeLength = scheme.utf8.count
+            scheme.removeLast(5)
+            let parts = urlString.withUTF8 { bytes -> (host: String, rest: String)? in
+                guard let (host, port) = TransferTarget.authority(of: bytes, schemeLength: schemeLength), port == nil else {
+                    return nil
+                }
+                var end = host.upperBound
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"),
+                      bytes[end] != UInt8(ascii: "#") {
+                    end += 1
+                }
+                return (String(decoding: UnsafeBufferPointer(rebasing: bytes[host]), as: UTF8.self),
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[end...]), as: UTF8.self))
+            }
+            guard let parts, let path = parts.host.removingPercentEncoding, path.hasPrefix("/") else {
+                throw NetworkError(.invalidURL,
+                                   "\(scheme)+unix URLs name the socket as their percent-encoded host, as in \(scheme)+unix://%2Fvar%2Frun%2Fdocker.sock/path: \(urlString)")
+            }
+            if socketPath == nil { socketPath = path }
+            urlString = scheme + "://localhost" + (parts.rest.isEmpty ? "/" : parts.rest)
+        }
         guard scheme == "http" || scheme == "https" else {
             throw NetworkError(.unsupportedScheme, "only http and https are allowed, not \(scheme.isEmpty ? "a URL without a scheme" : "\(scheme)://")")
         }
-        var urlString = url.absoluteString
         let hostKey = urlString.withUTF8 { TransferTarget.hostKeyText(of: $0, schemeLength: scheme.utf8.count) }
         guard let hostKey else {
             throw NetworkError(.invalidURL, "the URL has no host: \(urlString)")
         }
+        if let socketPath {
+            // sockaddr_un's sun_path holds 108 bytes with the terminating NUL.
+            guard !socketPath.isEmpty, socketPath.utf8.count <= 107, !socketPath.utf8.contains(0) else {
+                throw NetworkError(.invalidRequest,
+                                   "the Unix socket path \(socketPath.debugDescription) must be 1 to 107 bytes without NUL")
+            }
+        }
         self.urlString = urlString
-        self.hostKey = HostKey(hostKey)
+        // Requests to one host name over different sockets are different servers: the per-host
+        // cap counts them apart.
+        self.hostKey = HostKey(socketPath.map { "unix:\($0) \(hostKey)" } ?? hostKey)
+        self.unixSocketPath = socketPath
         isHTTPS = scheme == "https"
     }
 

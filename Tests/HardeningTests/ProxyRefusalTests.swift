@@ -5,7 +5,7 @@ import HTTPFeatures
 import Testing
 
 /// A proxy that refuses to tunnel (`CONNECT` answered 407 or 403) is named in the error with
-/// its status, instead of "the connection to the origin was lost": libcurl keeps the proxy's
+/// its status (a 407 as ``NetworkError/Kind/proxyAuthenticationRequired(proxy:)``), instead of "the connection to the origin was lost": libcurl keeps the proxy's
 /// head from the header callback (`CURLOPT_SUPPRESS_CONNECT_HEADERS`), so its status is read
 /// with `CURLINFO_HTTP_CONNECTCODE`. The hostile peer plays the proxy
 /// (`Tests/HostilePeer/scenarios_parse2.py`).
@@ -55,12 +55,16 @@ struct ProxyRefusalTests {
             let result = await Clients.faults.result(HTTPRequest(url: url))
             let error = try #require(result.failure, "\(host) succeeded")
             print("\(host): \(error.debugDescription)")
-            try #require(error.kind == .cannotConnect, "\(host): \(error.kind)")
             try #require(error.message.contains("proxy 127.0.0.1:"), "\(error.message)")
             try #require(error.message.contains(host), "\(error.message)")
             if status == 407 {
+                guard case .proxyAuthenticationRequired(let proxy) = error.kind else {
+                    throw TestFailure("\(host): \(error.kind)")
+                }
+                try #require(proxy.hasPrefix("127.0.0.1:"), "\(proxy)")
                 try #require(error.message.contains("credentials"), "\(error.message)")
             } else {
+                try #require(error.kind == .cannotConnect, "\(host): \(error.kind)")
                 try #require(error.message.contains("\(status)"), "\(error.message)")
             }
         }

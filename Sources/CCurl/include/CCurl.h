@@ -15,6 +15,12 @@ typedef int (*ccurl_sockopt_callback)(void *userdata, curl_socket_t socket, curl
 typedef int (*ccurl_prereq_callback)(void *userdata, char *conn_primary_ip, char *conn_local_ip,
                                      int conn_primary_port, int conn_local_port);
 
+// libcurl's CURLAUTH_* bits are macros with casts, which Swift does not import.
+static const unsigned long ccurl_auth_basic = CURLAUTH_BASIC;
+static const unsigned long ccurl_auth_digest = CURLAUTH_DIGEST;
+static const unsigned long ccurl_auth_ntlm = CURLAUTH_NTLM;
+static const unsigned long ccurl_auth_any = CURLAUTH_ANY;
+
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode ccurl_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
@@ -34,6 +40,20 @@ CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 CURLMcode ccurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
 CURLSHcode ccurl_share_setopt_long(CURLSH *handle, CURLSHoption option, long value);
 CURLcode ccurl_easy_setopt_share(CURL *handle, CURLSH *share);
+
+/// An HSTS store's side of libcurl's HSTS callbacks (whose entry struct has a bit field Swift
+/// cannot set). `feed` copies one entry into `name` (`capacity` bytes) and `expire`
+/// ("YYYYMMDD HH:MM:SS" and a NUL) and returns 1, or returns 0 when it has no more; `collect`
+/// receives each entry of the cache when a handle closes.
+typedef int (*ccurl_hsts_feed)(void *userdata, char *name, size_t capacity, int *include_subdomains, char *expire);
+typedef void (*ccurl_hsts_collect)(void *userdata, const char *name, int include_subdomains, const char *expire);
+struct ccurl_hsts_hooks {
+    ccurl_hsts_feed feed;
+    ccurl_hsts_collect collect;
+    void *userdata;
+};
+/// Turns HSTS on for `handle` and sets `hooks`' feed (`reading`) and/or collector (`writing`).
+CURLcode ccurl_easy_set_hsts_hooks(CURL *handle, struct ccurl_hsts_hooks *hooks, int reading, int writing);
 
 /// The easy handle and result of a CURLMSG_DONE message (the union is awkward from Swift).
 int ccurl_multi_message_done(CURLMsg *message, CURL **handle, CURLcode *result);

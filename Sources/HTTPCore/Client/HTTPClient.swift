@@ -42,6 +42,18 @@ public final class HTTPClient: Sendable {
         /// ``DeliveryTuning/automatic``: short waits that save a thread wakeup per request;
         /// ``DeliveryTuning/off`` spends no processor time on them.
         public var delivery: DeliveryTuning
+        /// Host names answered with fixed addresses instead of DNS (``DNSOverride``); add them
+        /// with ``resolve(host:port:to:)``. Default none.
+        public var dnsOverrides: [DNSOverride] = []
+        /// A file that keeps HTTP Strict Transport Security (RFC 6797) between runs: once an
+        /// `https` response of a host says `Strict-Transport-Security`, this client sends that
+        /// host's `http://` requests over `https` for the time it names. Default `nil`: no HSTS
+        /// at all (plain `http` stays plain, as in URLSession on Linux). The file is read when
+        /// the client starts and written, atomically, when an entry is added or changed; a
+        /// missing file is an empty store, an unreadable one is ignored. IP addresses and
+        /// `localhost` never get entries. The store is the client's alone: two clients
+        /// should not share one file.
+        public var hstsFile: URL? = nil
 
         /// Makes a configuration; every argument has the default stated on its property.
         public init(maximumConnectionsPerHost: Int = 6, maximumConcurrentRequestsPerHost: Int = 6,

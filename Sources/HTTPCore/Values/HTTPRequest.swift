@@ -22,6 +22,8 @@ public struct HTTPRequest: Sendable, Hashable {
         var httpVersion: HTTPVersionPreference
         var download: DownloadOptions?
         var priority: RequestPriority
+        var proxy: Proxy
+        var unixSocketPath: String?
 
         /// The method and URL only; equality still compares everything (see ``HTTPRequest/hash(into:)``).
         package func hash(into hasher: inout Hasher) {
@@ -74,8 +76,9 @@ public struct HTTPRequest: Sendable, Hashable {
         storage.fields.hash(into: &hasher)
     }
 
-    /// The URL. Only `http` and `https` are accepted; anything else fails with
-    /// ``NetworkError/Kind/unsupportedScheme`` before libcurl sees it.
+    /// The URL. Only `http` and `https` are accepted (and `http+unix`/`https+unix`, see
+    /// ``unixSocketPath``); anything else fails with ``NetworkError/Kind/unsupportedScheme``
+    /// before libcurl sees it.
     public var url: URL {
         get { storage.fields.url }
         set { storageForWriting.fields.url = newValue }
@@ -138,15 +141,32 @@ public struct HTTPRequest: Sendable, Hashable {
         set { storageForWriting.fields.priority = newValue }
     }
 
+    /// The proxy. Default ``Proxy/environment``: the `http_proxy`, `https_proxy`, `all_proxy`
+    /// and `no_proxy` variables apply, as in curl(1); ``Proxy/none`` ignores them.
+    public var proxy: Proxy {
+        get { storage.fields.proxy }
+        set { storageForWriting.fields.proxy = newValue }
+    }
+    /// A Unix domain socket to connect to instead of the URL's host and port (the URL still
+    /// gives the `Host` header, the path and the scheme). Default `nil`: TCP. A URL of the form
+    /// `http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info` names the socket itself (its host
+    /// is the percent-encoded path; it is sent as `http://localhost/v1.43/info`); this
+    /// property wins over it.
+    public var unixSocketPath: String? {
+        get { storage.fields.unixSocketPath }
+        set { storageForWriting.fields.unixSocketPath = newValue }
+    }
+
     /// Makes a request. Every argument but the URL has the default stated on its property.
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none,
                 timeouts: Timeouts = Timeouts(), maximumResponseSize: Int64 = 100 * 1024 * 1024,
                 redirectPolicy: RedirectPolicy = .follow(maximum: 10), tls: TLSOptions = TLSOptions(),
                 httpVersion: HTTPVersionPreference = .automatic, download: DownloadOptions? = nil,
-                priority: RequestPriority = .normal) {
+                priority: RequestPriority = .normal, proxy: Proxy = .environment, unixSocketPath: String? = nil) {
         storage = Storage(Fields(url: url, method: method, headers: headers, body: body, timeouts: timeouts,
                                  maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy, tls: tls,
-                                 httpVersion: httpVersion, download: download, priority: priority))
+                                 httpVersion: httpVersion, download: download, priority: priority, proxy: proxy,
+                                 unixSocketPath: unixSocketPath))
     }
 
     /// Makes a request from a URL string.

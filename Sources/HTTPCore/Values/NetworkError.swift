@@ -47,6 +47,11 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible, CustomDebu
         case cacheMiss
         /// Reading or writing a file failed (an upload, a download, the cache).
         case fileIO
+        /// The proxy wants credentials, or refused the ones given: its `407` (to a request or
+        /// to the `CONNECT` of a tunnel), or a SOCKS5 proxy's refusal of the user name and
+        /// password. `proxy` names it (its URL without credentials); ``response`` is the
+        /// proxy's answer when it was an HTTP one that reached us.
+        case proxyAuthenticationRequired(proxy: String)
         /// Any other transport failure libcurl reported; see ``curlCode``.
         case transport
     }

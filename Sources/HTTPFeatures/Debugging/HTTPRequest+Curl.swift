@@ -7,8 +7,10 @@ extension HTTPRequest {
     ///
     /// Every argument is single-quoted. The method, headers, body (`--data-binary`; a file as
     /// `@path`; multipart fields as `--form-string`/`-F`), redirects (`-L`), a total timeout
-    /// (`--max-time`), the HTTP version, a download destination (`-o`) and insecure TLS (`-k`)
-    /// are rendered; the `User-Agent` and `Accept-Encoding` the engine adds are not (they are
+    /// (`--max-time`), the HTTP version, a download destination (`-o`), insecure TLS (`-k`),
+    /// the proxy (`-x`, `--proxy-user` with the password redacted as `Proxy-Authorization`
+    /// is, `--noproxy`) and a Unix socket (`--unix-socket`; an `http+unix://` URL is shown as
+    /// the `http://localhost/…` libcurl gets) are rendered; the `User-Agent` and `Accept-Encoding` the engine adds are not (they are
     /// not part of the request value). A body is redacted by what it is, whatever its
     /// `Content-Type` claims: a JSON object or array as JSON, a form-encoded body as a form;
     /// any other body, and one longer than `maximumBodyBytes`, is shown as a `<N bytes>`
@@ -44,14 +46,51 @@ extension HTTPRequest {
         case .http2PriorKnowledge: arguments.append("--http2-prior-knowledge")
         }
         if tls.allowsInsecureConnections { arguments.append("-k") }
+        arguments.append(contentsOf: proxyArguments(redaction: redaction))
+        var shownURL = redaction.redacting(url)
+        if let scheme = url.scheme?.lowercased(), scheme == "http+unix" || scheme == "https+unix", let socket = url.host {
+            // The socket is the host; libcurl is given the rest as a URL of localhost.
+            if unixSocketPath == nil { arguments.append("--unix-socket \(CurlQuoting.quote(socket))") }
+            if let authorityEnd = shownURL.range(of: "://").flatMap({ start in
+                shownURL[start.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? shownURL.endIndex
+            }) {
+                shownURL = String(scheme.dropLast(5)) + "://localhost" + String(shownURL[authorityEnd...])
+            }
+        }
+        if let unixSocketPath { arguments.append("--unix-socket \(CurlQuoting.quote(unixSocketPath))") }
         for field in headers {
             let value = redaction.redactedValue(ofHeader: field.name, value: field.value)
             arguments.append("-H \(CurlQuoting.quote("\(field.name): \(value)"))")
         }
         arguments.append(contentsOf: bodyArguments(redaction: redaction, maximumBodyBytes: maximumBodyBytes))
         if let download { arguments.append("-o \(CurlQuoting.quote(download.destination.path))") }
-        arguments.append(CurlQuoting.quote(redaction.redacting(url)))
+        arguments.append(CurlQuoting.quote(shownURL))
         return "curl " + arguments.joined(separator: multiline ? " \\\n  " : " ")
+    }
+
+    private func proxyArguments(redaction: Redaction) -> [String] {
+        guard let proxyURL = proxy.curlProxyURL else { return [] }
+        guard proxy.kind != .direct else { return ["--noproxy '*'"] }
+        var arguments = ["-x \(CurlQuoting.quote(proxyURL))"]
+        if let credentials = proxy.credentials {
+            let password = redaction.redactsHeader(named: "Proxy-Authorization") ? redaction.replacement : credentials.password
+            arguments.append("--proxy-user \(CurlQuoting.quote("\(credentials.user):\(password)"))")
+            if proxy.kind != .socks5 {
+                switch credentials.scheme {
+                case .basic: break
+                case .digest: arguments.append("--proxy-digest")
+                case .ntlm: arguments.append("--proxy-ntlm")
+                case .any: arguments.append("--proxy-anyauth")
+                }
+            }
+        }
+        if !proxy.bypass.isEmpty { arguments.append("--noproxy \(CurlQuoting.quote(proxy.bypass.joined(separator: ",")))") }
+        if proxy.kind == .https {
+            if proxy.tls.allowsInsecureConnections { arguments.append("--proxy-insecure") }
+            if let caFile = proxy.tls.caFile { arguments.append("--proxy-cacert \(CurlQuoting.quote(caFile.path))") }
+            if let pinned = proxy.tls.pinnedPublicKey { arguments.append("--proxy-pinnedpubkey \(CurlQuoting.quote(pinned))") }
+        }
+        return arguments
     }
 
     private func bodyArguments(redaction: Redaction, maximumBodyBytes: Int) -> [String] {
