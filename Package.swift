@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HTTPCore", "SampleServer"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "CurlTransport", "HTTPFeatures", "Cache", "SampleServer", "Digest"]),
         .testTarget(name: "FastJSONTests", dependencies: ["TestSupport", "FastJSON"]),
         .testTarget(name: "CacheTests", dependencies: ["TestSupport", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer"]),
         .testTarget(name: "ChainTests", dependencies: ["TestSupport", "Chain", "SampleServer"]),
