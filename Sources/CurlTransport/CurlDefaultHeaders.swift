@@ -18,6 +18,10 @@ final class CurlDefaultHeaders {
     /// could not allocate it (then the transfer fails with a typed error rather than go out
     /// without the lines).
     let sharedList: UnsafeMutablePointer<curl_slist>?
+    /// The `User-Agent` line alone, for a proxy's `CONNECT` (`CURLOPT_PROXYHEADER`): libcurl
+    /// sends a tunnel request none of the origin's header lines, so without it the proxy saw
+    /// a `CONNECT` without any User-Agent.
+    let proxyList: UnsafeMutablePointer<curl_slist>?
     /// The lines, name first, in the order they are sent.
     let fields: [(name: String, line: String)]
 
@@ -45,10 +49,12 @@ final class CurlDefaultHeaders {
             list = appended
         }
         sharedList = list
+        proxyList = fields.first.flatMap { curl_slist_append(nil, $0.line) }
     }
 
     deinit {
         if let sharedList { curl_slist_free_all(sharedList) }
+        if let proxyList { curl_slist_free_all(proxyList) }
     }
 
     /// The content codings this libcurl can decode, in the order libcurl itself lists them for

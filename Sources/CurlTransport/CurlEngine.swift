@@ -364,7 +364,8 @@ final class CurlEngine: @unchecked Sendable {
     /// A new easy handle with the baseline options, or `nil` when libcurl cannot make one.
     private func makeHandle() -> UnsafeMutableRawPointer? {
         guard let handle = curl_easy_init() else { return nil }
-        guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts) == CURLE_OK else {
+        guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts,
+                                               proxyHeaders: defaultHeaders.proxyList) == CURLE_OK else {
             curl_easy_cleanup(handle)
             return nil
         }
@@ -383,7 +384,8 @@ final class CurlEngine: @unchecked Sendable {
         }
         if isDirty {
             curl_easy_reset(handle)
-            guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts) == CURLE_OK else {
+            guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts,
+                                                   proxyHeaders: defaultHeaders.proxyList) == CURLE_OK else {
                 curl_easy_cleanup(handle)
                 return
             }

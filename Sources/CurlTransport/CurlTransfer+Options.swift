@@ -21,9 +21,12 @@ extension CurlTransfer {
     ///   - resolveList: the client's DNS overrides (`CURLOPT_RESOLVE`), if any.
     ///   - hsts: the client's HSTS store, if it has one: every handle reads its entries (the
     ///     first transfer loads them into the share handle).
+    ///   - proxyHeaders: the lines a proxy's `CONNECT` carries (the client's User-Agent).
     static func applyBaseline(to handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
-                              resolveList: UnsafeMutablePointer<curl_slist>?, hsts: CurlHSTSStore?) -> CURLcode {
+                              resolveList: UnsafeMutablePointer<curl_slist>?, hsts: CurlHSTSStore?,
+                              proxyHeaders: UnsafeMutablePointer<curl_slist>?) -> CURLcode {
         let codes: [CURLcode] = [
+            proxyHeaders.map { ccurl_easy_setopt_slist(handle, CURLOPT_PROXYHEADER, $0) } ?? CURLE_OK,
             resolveList.map { ccurl_easy_setopt_slist(handle, CURLOPT_RESOLVE, $0) } ?? CURLE_OK,
             hsts?.apply(to: handle) ?? CURLE_OK,
             ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
