@@ -28,7 +28,6 @@ extension CurlTransfer {
         let codes: [CURLcode] = [
             proxyHeaders.map { ccurl_easy_setopt_slist(handle, CURLOPT_PROXYHEADER, $0) } ?? CURLE_OK,
             resolveList.map { ccurl_easy_setopt_slist(handle, CURLOPT_RESOLVE, $0) } ?? CURLE_OK,
-            hsts?.apply(to: handle) ?? CURLE_OK,
             ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
             ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
             // "" means every encoding this libcurl decodes: gzip, deflate, br, zstd. This turns
@@ -39,6 +38,8 @@ extension CurlTransfer {
             ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
             ccurl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS),
             share.map { ccurl_easy_setopt_share(handle, $0) } ?? CURLE_OK,
+            // After the share: turned on before it, HSTS would get a cache of the handle's own.
+            hsts?.apply(to: handle) ?? CURLE_OK,
             // `_withUnsafeGuaranteedRef`: the transfer is kept alive by the retain `configure`
             // took until `cleanUp`, so these callbacks — one per header line and body chunk —
             // need no retain and release of their own.
