@@ -113,8 +113,15 @@ public final class PeerProcess: Sendable {
         state.withLock { state in
             if state.exitStatus != nil { return false }
             var status: Int32 = 0
-            guard waitpid(processIdentifier, &status, WNOHANG) == processIdentifier else { return true }
-            state.exitStatus = status
+            switch waitpid(processIdentifier, &status, WNOHANG) {
+            case 0:
+                return true
+            case processIdentifier:
+                state.exitStatus = status
+            default:
+                // Reaped by someone else (ECHILD): gone, status unknown.
+                state.exitStatus = 0xFF00
+            }
             return false
         }
     }

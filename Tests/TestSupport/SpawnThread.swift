@@ -4,8 +4,8 @@ import Synchronization
 
 /// The one thread that starts every ``PeerProcess``, and never ends.
 ///
-/// `PR_SET_PDEATHSIG` fires when the *thread* that forked the child ends, not the process:
-/// a peer started from `offPool`'s short-lived thread was killed the moment that thread
+/// `PR_SET_PDEATHSIG` fires when the *thread* that forked the child ends, not the process: a
+/// child of `offPool`'s short-lived threads would get its signal the moment that thread
 /// returned. Starting children here ties them to the test process instead.
 final class SpawnThread: Sendable {
     static let shared = SpawnThread()

@@ -93,6 +93,28 @@ struct ProxyPeerSmokeTests {
         #expect(nginx.accessLog().contains { $0.target == path })
     }
 
+    /// Dante with ``DantePeer/Method/none`` picks "no authentication" and connects at once.
+    @Test func danteWithoutAuthenticationConnects() async throws {
+        let nginx = try await Peers.nginx
+        let socks = try await DantePeer.start(method: .none)
+        defer { socks.stop() }
+        let path = "/hello?\(unique())"
+        let (choice, reply, response) = try await offPool {
+            Result { () throws -> ([UInt8], [UInt8], String) in
+                let connection = try RawConnection(port: socks.port)
+                try connection.send([5, 1, 0])
+                let choice = try connection.receive(exactly: 2)
+                let port = UInt16(nginx.httpPort)
+                try connection.send([5, 1, 0, 1, 127, 0, 0, 1, UInt8(port >> 8), UInt8(port & 0xFF)])
+                let reply = try connection.receive(exactly: 10)
+                return (choice, reply, try Self.get(path, on: connection))
+            }
+        }.get()
+        #expect(choice == [5, 0])
+        #expect(reply.prefix(2) == [5, 0], "\(reply)")
+        #expect(response.hasSuffix(#"{"hello":"world"}"#))
+    }
+
     /// The TLS relay presents the test CA's server certificate and relays to its target:
     /// our client reaches nginx's plain listener through it over HTTPS.
     @Test func theTLSRelayTerminatesTLS() async throws {
