@@ -61,7 +61,8 @@ let package = Package(
                           swiftSettings: strict),
 
         // Helpers shared by the test targets (not a test target itself, not a product).
-        .target(name: "TestSupport", dependencies: ["HTTPCore", "SampleServer"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPCore", "SampleServer"], path: "Tests/TestSupport",
+                exclude: ["tls_relay.py"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "CurlTransport", "HTTPFeatures", "Cache", "SampleServer", "Digest"]),
@@ -73,6 +74,8 @@ let package = Package(
         // The same calls through both front ends: the hook event streams and cache deliveries must match.
         .testTarget(name: "FrontEndParityTests", dependencies: ["TestSupport", "Chain", "AFStyle", "SampleServer"]),
         .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
+        // Real outside peers on loopback: Debian's nginx (HTTP/2, mutual TLS, pinning), tinyproxy, dante.
+        .testTarget(name: "TransportReachTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
     ],
     swiftLanguageModes: [.v6]
 )
