@@ -2,7 +2,7 @@
  * The ceiling: raw libcurl in C, doing what any real client must and nothing more.
  *
  *   bench-curl --base-url http://127.0.0.1:PORT --scenario small-seq --count 20000
- *              [--concurrency 32] [--download-dir DIR]
+ *              [--concurrency 32] [--connections 32] [--ca-file PEM] [--download-dir DIR]
  *   bench-curl --list
  *
  * Scenarios (the same names as the Swift clients):
@@ -12,6 +12,14 @@
  *   users-decode     the 100 KB GET, sequential; NOT decoded (the raw ceiling of the transfer)
  *   download-file    one GET to a file with write(2), CURLOPT_BUFFERSIZE 512 KiB
  *   download-memory  the same GET into a growable buffer
+ *   h2-100           as small-32 over TLS (https base URL, CURLOPT_CAINFO the runner's CA) and HTTP/2:
+ *                    CURL_HTTP_VERSION_2TLS, CURLPIPE_MULTIPLEX, CURLOPT_PIPEWAIT, at most
+ *                    `connections` (1) connections, so every stream shares one connection
+ *   h1-tls-100       as small-32 over TLS and HTTP/1.1 (CURL_HTTP_VERSION_1_1), at most
+ *                    `connections` (32) connections: the rest of the `concurrency` wait in libcurl
+ * The two TLS scenarios first run 2 x `concurrency` transfers, `concurrency` in flight, on the
+ * multi handle, untimed (the connections and their handshakes, as the Swift clients' warm-up),
+ * and check that every response came over the HTTP version asked for.
  * Every body goes through a write callback into a growable buffer, as a real client's must.
  * Prints the same JSON line as the Swift clients. Exit: 0 ok, 1 failure, 2 usage, 3 unsupported.
  */
@@ -40,12 +48,28 @@ struct transfer {
     int failed;
 };
 
-static const char *scenarios[] = {"small-seq", "small-32", "users-decode", "download-file", "download-memory"};
+static const char *scenarios[] = {"small-seq", "small-32", "users-decode", "download-file", "download-memory",
+                                   "h2-100", "h1-tls-100"};
+
+/* The TLS scenarios' settings, applied to every easy handle (setup_easy) and checked per response. */
+static const char *ca_file = NULL;            /* --ca-file: the runner's private CA */
+static long http_version = CURL_HTTP_VERSION_NONE;  /* CURLOPT_HTTP_VERSION; NONE: libcurl's default */
+static long expected_version = 0;             /* CURLINFO_HTTP_VERSION every response must have; 0: any */
+static int pipe_wait = 0;                     /* CURLOPT_PIPEWAIT: wait for a connection to multiplex on */
+static double warm_cpu_end = -1;              /* CPU time when a warm-up inside the scenario ended; -1: none */
 
 static double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU time (user + system) of this process so far, in seconds. */
+static double cpu_seconds(void) {
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    return (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 static long peak_rss_kib(void) {
@@ -103,7 +127,20 @@ static int setup_easy(struct transfer *t, const char *url) {
     curl_easy_setopt(t->easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(t->easy, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(t->easy, CURLOPT_WRITEDATA, t);
+    if (ca_file) curl_easy_setopt(t->easy, CURLOPT_CAINFO, ca_file);
+    if (http_version != CURL_HTTP_VERSION_NONE) curl_easy_setopt(t->easy, CURLOPT_HTTP_VERSION, http_version);
+    if (pipe_wait) curl_easy_setopt(t->easy, CURLOPT_PIPEWAIT, 1L);
     return 0;
+}
+
+static const char *version_name(long version) {
+    switch (version) {
+    case CURL_HTTP_VERSION_1_0: return "HTTP/1.0";
+    case CURL_HTTP_VERSION_1_1: return "HTTP/1.1";
+    case CURL_HTTP_VERSION_2_0: return "HTTP/2";
+    case CURL_HTTP_VERSION_3: return "HTTP/3";
+    default: return "an unknown HTTP version";
+    }
 }
 
 /* Checks the finished transfer, adds its counts; returns 0 when it succeeded. */
@@ -114,6 +151,16 @@ static int finish(struct transfer *t, CURLcode code, long *bytes, long *connecti
     if (code != CURLE_OK || status != 200 || t->failed) {
         fprintf(stderr, "curl: transfer failed: %s, HTTP %ld\n", curl_easy_strerror(code), status);
         return -1;
+    }
+    if (expected_version) {
+        /* A benchmark of HTTP/2 that silently measured HTTP/1.1 would be worse than none. */
+        long version = 0;
+        curl_easy_getinfo(t->easy, CURLINFO_HTTP_VERSION, &version);
+        if (version != expected_version) {
+            fprintf(stderr, "curl: a response came over %s, expected %s\n", version_name(version),
+                    version_name(expected_version));
+            return -1;
+        }
     }
     *bytes += (long)t->body.length;
     *connections += connects;
@@ -142,20 +189,20 @@ static void set_concurrent_url(struct transfer *t, const char *url, long index) 
     curl_easy_setopt(t->easy, CURLOPT_URL, t->url);
 }
 
-static int run_concurrent(const char *url, long count, long in_flight, long *bytes, long *connections,
-                          double *seconds) {
-    CURLM *multi = curl_multi_init();
-    if (!multi) return -1;
+/* Runs `count` transfers on `multi` with `in_flight` of them outstanding until the last ones, the
+   next one added from a completion. Handles not made yet are made here: small-32, which has no
+   warm-up on its multi handle, times making them. */
+static int drive(CURLM *multi, struct transfer *transfers, const char *url, long count, long in_flight,
+                 long *bytes, long *connections) {
     if (in_flight > count) in_flight = count;
-    struct transfer *transfers = calloc((size_t)in_flight, sizeof *transfers);
-    if (!transfers) return -1;
     long issued = 0, completed = 0;
-    double start = now_seconds();
     for (long i = 0; i < in_flight; i++) {
         transfers[i].fd = -1;
-        if (setup_easy(&transfers[i], url) != 0) return -1;
+        if (!transfers[i].easy) {
+            if (setup_easy(&transfers[i], url) != 0) return -1;
+            curl_easy_setopt(transfers[i].easy, CURLOPT_PRIVATE, &transfers[i]);
+        }
         set_concurrent_url(&transfers[i], url, issued);
-        curl_easy_setopt(transfers[i].easy, CURLOPT_PRIVATE, &transfers[i]);
         curl_multi_add_handle(multi, transfers[i].easy);
         issued++;
     }
@@ -181,6 +228,27 @@ static int run_concurrent(const char *url, long count, long in_flight, long *byt
         }
         if (completed < count) curl_multi_poll(multi, NULL, 0, 1000, NULL);
     }
+    return 0;
+}
+
+/* `warm` > 0 (the TLS scenarios): that many transfers first, `in_flight` at a time, untimed, to
+   open the connections (TLS handshakes included) the timed part then reuses; `max_connections`
+   > 0 caps the connections to the host (CURLMOPT_MAX_HOST_CONNECTIONS). */
+static int run_concurrent(const char *url, long count, long in_flight, long warm, long max_connections,
+                          long *bytes, long *connections, double *seconds) {
+    CURLM *multi = curl_multi_init();
+    if (!multi) return -1;
+    curl_multi_setopt(multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
+    if (max_connections > 0) curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max_connections);
+    struct transfer *transfers = calloc((size_t)in_flight, sizeof *transfers);
+    if (!transfers) return -1;
+    if (warm > 0) {
+        long warm_bytes = 0, warm_connections = 0;
+        if (drive(multi, transfers, url, warm, in_flight, &warm_bytes, &warm_connections) != 0) return -1;
+        warm_cpu_end = cpu_seconds(); /* the reported CPU time is the timed part's only */
+    }
+    double start = now_seconds();
+    if (drive(multi, transfers, url, count, in_flight, bytes, connections) != 0) return -1;
     *seconds = now_seconds() - start;
     return 0;
 }
@@ -217,17 +285,9 @@ static int warm_up(const char *base) {
     return run_sequential(url, 1, &bytes, &connections, &seconds);
 }
 
-/* CPU time (user + system) of this process so far, in seconds. */
-static double cpu_seconds(void) {
-    struct rusage usage;
-    if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
-    return (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-           (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
 int main(int argc, char **argv) {
     const char *base = NULL, *scenario = NULL, *directory = "/tmp";
-    long count = 1000, concurrency = 32;
+    long count = 1000, concurrency = 32, max_connections = 32;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0) {
             for (size_t s = 0; s < sizeof scenarios / sizeof *scenarios; s++) puts(scenarios[s]);
@@ -241,6 +301,8 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--scenario") == 0) scenario = argv[++i];
         else if (strcmp(argv[i], "--count") == 0) count = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--concurrency") == 0) concurrency = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--connections") == 0) max_connections = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--ca-file") == 0) ca_file = argv[++i];
         else if (strcmp(argv[i], "--download-dir") == 0) directory = argv[++i];
         else if (strcmp(argv[i], "--entries") == 0) ++i; /* only the cache scenario uses it */
         else {
@@ -248,12 +310,22 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (!base || !scenario || count <= 0 || concurrency <= 0) {
+    if (!base || !scenario || count <= 0 || concurrency <= 0 || max_connections <= 0) {
         fprintf(stderr, "curl: --base-url and --scenario are required; counts must be positive\n");
         return 2;
     }
+    int h2 = strcmp(scenario, "h2-100") == 0, h1_tls = strcmp(scenario, "h1-tls-100") == 0;
+    if (h2) {
+        http_version = CURL_HTTP_VERSION_2TLS;
+        expected_version = CURL_HTTP_VERSION_2_0;
+        pipe_wait = 1;
+    } else if (h1_tls) {
+        http_version = CURL_HTTP_VERSION_1_1;
+        expected_version = CURL_HTTP_VERSION_1_1;
+    }
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return 1;
-    if (warm_up(base) != 0) return 1;
+    /* The TLS scenarios warm up on their multi handle instead (its connections are the ones reused). */
+    if (!h2 && !h1_tls && warm_up(base) != 0) return 1;
 
     char url[1024], path[1024];
     long bytes = 0, connections = 0, requests = count;
@@ -264,7 +336,11 @@ int main(int argc, char **argv) {
         failed = run_sequential(url, count, &bytes, &connections, &seconds);
     } else if (strcmp(scenario, "small-32") == 0) {
         snprintf(url, sizeof url, "%s/envelope.json", base);
-        failed = run_concurrent(url, count, concurrency, &bytes, &connections, &seconds);
+        failed = run_concurrent(url, count, concurrency, 0, 0, &bytes, &connections, &seconds);
+    } else if (h2 || h1_tls) {
+        snprintf(url, sizeof url, "%s/envelope.json", base);
+        failed = run_concurrent(url, count, concurrency, 2 * concurrency, max_connections, &bytes, &connections,
+                                &seconds);
     } else if (strcmp(scenario, "users-decode") == 0) {
         snprintf(url, sizeof url, "%s/users.json", base);
         failed = run_sequential(url, count, &bytes, &connections, &seconds);
@@ -279,7 +355,7 @@ int main(int argc, char **argv) {
         return 3;
     }
     if (failed) return 1;
-    double cpu = cpu_seconds() - cpu_start;
+    double cpu = cpu_seconds() - (warm_cpu_end >= 0 ? warm_cpu_end : cpu_start);
     printf("{\"client\":\"curl\",\"scenario\":\"%s\",\"requests\":%ld,\"seconds\":%.6f,\"rps\":%.1f,"
            "\"bytes\":%ld,\"peak_rss_kib\":%ld,\"new_connections\":%ld,\"cpu_seconds\":%.6f}\n",
            scenario, requests, seconds, seconds > 0 ? (double)requests / seconds : 0.0, bytes, peak_rss_kib(),

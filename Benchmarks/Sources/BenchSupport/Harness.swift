@@ -18,6 +18,7 @@ public protocol BenchClient {
 ///
 ///     bench-<client> --base-url http://127.0.0.1:PORT --scenario small-seq --count 20000
 ///                    [--concurrency 32] [--download-dir DIR] [--entries 10000]
+///                    [--connections 32] [--ca-file PEM]     # the TLS scenarios
 ///     bench-<client> --list        # the scenarios it implements, one a line
 ///
 /// Prints one JSON line on success:
@@ -86,7 +87,14 @@ public enum BenchMain {
             ?? FileManager.default.temporaryDirectory
         let setup = BenchSetup(baseURL: baseURL, count: try number("count", default: 1000),
                                concurrency: try number("concurrency", default: 32),
-                               downloadDirectory: directory, entries: try number("entries", default: 100))
+                               downloadDirectory: directory, entries: try number("entries", default: 100),
+                               connections: try number("connections", default: 32),
+                               caFile: values["ca-file"].map { URL(fileURLWithPath: $0) })
+        if scenario.isTLS {
+            guard setup.baseURL.scheme == "https", setup.caFile != nil else {
+                throw BenchError("--scenario \(scenario.rawValue) needs an https --base-url and --ca-file")
+            }
+        }
         return (scenario, setup)
     }
 

@@ -23,15 +23,31 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// the way to each call's first delivery, the stored copy (`requests` = deliveries from
     /// the cache, `seconds` = the sum of those times).
     case cacheHits = "cache-hits"
+    /// GETs of the envelope over TLS and HTTP/2 (`https` base URL, the runner's CA in
+    /// `--ca-file`): `--concurrency` (100) streams in flight on `--connections` (1) connection,
+    /// the next sent from a completion, each with its own URL as in `small-32`. The client first
+    /// warms up its connections, untimed (``BenchSetup/warmUpConnections(send:)``), and fails
+    /// the run when any response, warm-up included, came over another HTTP version.
+    case http2Concurrent = "h2-100"
+    /// The same over TLS and HTTP/1.1: `--concurrency` (100) in flight on at most
+    /// `--connections` (32) connections, the rest waiting in libcurl's queue; every response
+    /// must be HTTP/1.1.
+    case http1TLSConcurrent = "h1-tls-100"
 
     /// The path on the benchmark server that the scenario fetches.
     public var path: String {
         switch self {
-        case .smallSequential, .smallConcurrent, .cacheHits: "/envelope.json"
+        case .smallSequential, .smallConcurrent, .cacheHits, .http2Concurrent, .http1TLSConcurrent: "/envelope.json"
         case .usersDecode: "/users.json"
         case .downloadFile, .downloadMemory: "/big.bin"
         }
     }
+
+    /// Whether the scenario runs over TLS (the runner passes an `https` base URL and `--ca-file`).
+    public var isTLS: Bool { self == .http2Concurrent || self == .http1TLSConcurrent }
+
+    /// Whether every response must have come over HTTP/2 (else HTTP/1.1, for the TLS scenarios).
+    public var wantsHTTP2: Bool { self == .http2Concurrent }
 }
 
 /// Everything a client needs to prepare a scenario, from the command line.
@@ -46,6 +62,11 @@ public struct BenchSetup: Sendable {
     public var downloadDirectory: URL
     /// Cache entries stored before `cache-hits` starts.
     public var entries: Int
+    /// The per-host connection cap of the TLS scenarios (`--connections`, default 32; 1 for
+    /// `h2-100`), the same for every client.
+    public var connections: Int
+    /// The runner's private CA (`--ca-file`), which the TLS scenarios trust; `nil` otherwise.
+    public var caFile: URL?
 
     /// The full URL of a scenario's resource.
     public func url(for scenario: Scenario) -> URL {
@@ -79,6 +100,20 @@ public struct BenchSetup: Sendable {
     /// The URL of the warm-up request every client makes before the clock starts, so that
     /// one-time costs (library set-up, the first connection) are not timed.
     public var warmUpURL: URL { url(for: .smallSequential) }
+
+    /// The warm-up of the TLS scenarios, instead of the single request to ``warmUpURL``:
+    /// 2 × ``concurrency`` requests, ``concurrency`` in flight, through the scenario's own `send`
+    /// (which checks the HTTP version of every response), as raw libcurl's warm-up on its multi
+    /// handle does. The connections up to the cap and their TLS handshakes are then made before
+    /// the clock starts: ``connections`` requests at once did not do it, as the first ones
+    /// finished and their connections were reused before the last ones were handed over.
+    public func warmUpConnections(send: @escaping Send) throws {
+        let count = 2 * concurrency
+        let result = try Driver.concurrent(count: count, inFlight: concurrency, send: send)
+        guard result.requests == count else {
+            throw BenchError("warm-up: \(result.requests) of \(count) requests completed")
+        }
+    }
 
     /// A fresh file name in ``downloadDirectory`` for one client's download.
     public func downloadDestination(client: String) -> URL {

@@ -8,9 +8,11 @@ import Foundation
 
 struct AFStyleClient: BenchClient {
     let name = "afstyle"
-    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits]
+    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits,
+                                 .http2Concurrent, .http1TLSConcurrent]
 
     func prepare(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
+        if scenario.isTLS { return try tlsConcurrent(scenario, setup) }
         // The defaults of 6 connections and 6 requests per host would cap the concurrent
         // scenario (and the cache fill) at 6 in flight.
         let perHost = scenario == .smallConcurrent || scenario == .cacheHits ? max(32, setup.concurrency) : 6
@@ -44,7 +46,25 @@ struct AFStyleClient: BenchClient {
             return { try Driver.sequential(count: 1, send: send) }
         case .cacheHits:
             return try cacheHits(setup, manager: manager)
+        case .http2Concurrent, .http1TLSConcurrent:
+            throw BenchError("not implemented")
         }
+    }
+
+    /// `h2-100` and `h1-tls-100`: `manager.tlsOptions` trusts the runner's CA; `concurrency`
+    /// requests to the client at once, on at most `connections` connections. The manager has
+    /// no HTTP version setting (its requests ask for HTTP/2 over TLS), so `h1-tls-100`'s server
+    /// offers HTTP/1.1 only and ALPN settles it; every response is checked either way.
+    private func tlsConcurrent(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
+        let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerHost: setup.connections,
+                                                                        maximumConcurrentRequestsPerHost: setup.concurrency))
+        let manager = HTTPSessionManager(baseURL: nil, client: client)
+        manager.responseSerializer = .data
+        manager.tlsOptions = TLSOptions(caFile: setup.caFile)
+        let urls = (0..<min(setup.count, BenchSetup.concurrentURLCount)).map { setup.concurrentURL($0).absoluteString }
+        let send = dataSender(manager, urls, version: scenario.wantsHTTP2 ? .http2 : .http1_1)
+        try setup.warmUpConnections(send: send)
+        return { try Driver.concurrent(count: setup.count, inFlight: setup.concurrency, send: send) }
     }
 
     /// Fills a store of its own in the runner's temporary folder with `.networkOnly` calls,
@@ -105,14 +125,22 @@ struct AFStyleClient: BenchClient {
         if let error = outcome.error { throw BenchError("warm-up request failed: \(error)") }
     }
 
-    /// `GET` of `urls[index]` (or of the only URL), `responseObject` as `Data`.
-    private func dataSender(_ manager: HTTPSessionManager, _ urls: [String]) -> Send {
+    /// `GET` of `urls[index]` (or of the only URL), `responseObject` as `Data`; with `version`,
+    /// a response of another HTTP version fails the run.
+    private func dataSender(_ manager: HTTPSessionManager, _ urls: [String], version: HTTPVersion? = nil) -> Send {
         return { index, done in
             let url = urls.count == 1 ? urls[0] : urls[index % urls.count]
             manager.GET(url, parameters: nil, headers: nil, progress: nil, success: { task, object in
                 guard let data = object as? Data else {
                     done(.failure(BenchError("responseObject is not Data for \(url)")))
                     return
+                }
+                if let version {
+                    let actual = task.response?.httpVersion ?? .unknown
+                    guard actual == version else {
+                        done(.failure(BenchError("a response came over \(actual.rawValue), expected \(version.rawValue)")))
+                        return
+                    }
                 }
                 done(.success(Outcome(bytes: data.count, newConnections: task.response?.timings.newConnections)))
             }, failure: { _, error in

@@ -7,9 +7,11 @@ import Foundation
 
 struct ChainClient: BenchClient {
     let name = "chain"
-    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits]
+    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits,
+                                 .http2Concurrent, .http1TLSConcurrent]
 
     func prepare(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
+        if scenario.isTLS { return try tlsConcurrent(scenario, setup) }
         // The defaults of 6 connections and 6 requests per host would cap the concurrent
         // scenario (and the cache fill) at 6 in flight.
         let perHost = scenario == .smallConcurrent || scenario == .cacheHits ? max(32, setup.concurrency) : 6
@@ -42,6 +44,46 @@ struct ChainClient: BenchClient {
             return { try Driver.sequential(count: 1, send: send) }
         case .cacheHits:
             return try cacheHits(setup, configuration: configuration)
+        case .http2Concurrent, .http1TLSConcurrent:
+            throw BenchError("not implemented")
+        }
+    }
+
+    /// `h2-100` and `h1-tls-100`: `.tls(TLSOptions(caFile:))` (the runner's CA), and
+    /// `.httpVersion(.http1_1)` for HTTP/1.1 (HTTP/2 is the default over TLS); `concurrency`
+    /// requests to the client at once, on at most `connections` connections.
+    private func tlsConcurrent(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
+        let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerHost: setup.connections,
+                                                                        maximumConcurrentRequestsPerHost: setup.concurrency))
+        var configuration = ChainConfiguration()
+        configuration.client = client
+        let tls = TLSOptions(caFile: setup.caFile)
+        let requests = (0..<min(setup.count, BenchSetup.concurrentURLCount)).map { index in
+            let request = Request.url(setup.concurrentURL(index)).configuration(configuration).tls(tls)
+            return scenario.wantsHTTP2 ? request : request.httpVersion(.http1_1)
+        }
+        let send = versionCheckingSender(requests, version: scenario.wantsHTTP2 ? .http2 : .http1_1)
+        try setup.warmUpConnections(send: send)
+        return { try Driver.concurrent(count: setup.count, inFlight: setup.concurrency, send: send) }
+    }
+
+    /// `responseDelivery(using: .data)` — the call `responseData` makes, with the response
+    /// attached — of `requests[index]`, failing the run on a response of another HTTP version.
+    private func versionCheckingSender(_ requests: [Request], version: HTTPVersion) -> Send {
+        return { index, done in
+            requests[index % requests.count].responseDelivery(using: .data) { delivery in
+                switch delivery.result {
+                case .success(let data):
+                    let actual = delivery.response?.httpVersion ?? .unknown
+                    guard actual == version else {
+                        done(.failure(BenchError("a response came over \(actual.rawValue), expected \(version.rawValue)")))
+                        return
+                    }
+                    done(.success(Outcome(bytes: data.count, newConnections: delivery.timings?.newConnections)))
+                case .failure(let error):
+                    done(.failure(BenchError("\(error)")))
+                }
+            }
         }
     }
 

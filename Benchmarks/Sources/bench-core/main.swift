@@ -8,9 +8,11 @@ import HTTPFeatures
 
 struct CoreClient: BenchClient {
     let name = "core"
-    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory]
+    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory,
+                                 .http2Concurrent, .http1TLSConcurrent]
 
     func prepare(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
+        if scenario.isTLS { return try tlsConcurrent(scenario, setup) }
         // The defaults of 6 connections and 6 requests per host would cap the concurrent
         // scenario at 6 in flight.
         let perHost = scenario == .smallConcurrent ? max(32, setup.concurrency) : 6
@@ -38,9 +40,28 @@ struct CoreClient: BenchClient {
             request.maximumResponseSize = 4 << 30  // the default 100 MiB limit is below the 256 MiB file
             let send = sender(client, request)
             return { try Driver.sequential(count: 1, send: send) }
-        case .cacheHits:
+        case .cacheHits, .http2Concurrent, .http1TLSConcurrent:
             throw BenchError("not implemented")
         }
+    }
+
+    /// `h2-100` and `h1-tls-100`: the envelope over TLS (the runner's CA), `concurrency`
+    /// requests handed to libcurl at once on at most `connections` connections (1 for HTTP/2:
+    /// every request a stream of it), each response checked to be of the scenario's version.
+    private func tlsConcurrent(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
+        let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerHost: setup.connections,
+                                                                        maximumConcurrentRequestsPerHost: setup.concurrency))
+        let tls = TLSOptions(caFile: setup.caFile)
+        let requests = (0..<min(setup.count, BenchSetup.concurrentURLCount)).map { index in
+            var request = HTTPRequest(url: setup.concurrentURL(index))
+            request.tls = tls
+            // HTTP/2: the default (`.automatic`), which asks for h2 over TLS.
+            if !scenario.wantsHTTP2 { request.httpVersion = .http1_1 }
+            return request
+        }
+        let send = sender(client, requests, version: scenario.wantsHTTP2 ? .http2 : .http1_1)
+        try setup.warmUpConnections(send: send)
+        return { try Driver.concurrent(count: setup.count, inFlight: setup.concurrency, send: send) }
     }
 
     private func warmUp(_ client: HTTPClient, _ url: URL) throws {
@@ -58,8 +79,10 @@ struct CoreClient: BenchClient {
         sender(client, [request], decodeUsers: decodeUsers)
     }
 
-    /// Sends `requests[index]`, or the only request for every index when there is one.
-    private func sender(_ client: HTTPClient, _ requests: [HTTPRequest], decodeUsers: Bool = false) -> Send {
+    /// Sends `requests[index]`, or the only request for every index when there is one; with
+    /// `version`, a response of another HTTP version fails the run.
+    private func sender(_ client: HTTPClient, _ requests: [HTTPRequest], decodeUsers: Bool = false,
+                        version: HTTPVersion? = nil) -> Send {
         // The core's own decoder setting, as Chain and AFStyle use it: FastJSON by default.
         let decoding = JSONDecoding.fast()
         return { index, done in
@@ -69,6 +92,10 @@ struct CoreClient: BenchClient {
                 case .success(let response):
                     guard response.statusCode == 200 else {
                         done(.failure(BenchError("HTTP \(response.statusCode) for \(request.url)")))
+                        return
+                    }
+                    if let version, response.httpVersion != version {
+                        done(.failure(BenchError("a response came over \(response.httpVersion.rawValue), expected \(version.rawValue)")))
                         return
                     }
                     if decodeUsers {
