@@ -49,7 +49,9 @@ enum CurlError {
             // libcurl reports it as 56 "CONNECT tunnel failed, response 407", which read as a
             // lost connection to the origin; the proxy's head is not kept (it is no head of
             // the origin's response: `CURLOPT_SUPPRESS_CONNECT_HEADERS`), so its status is named here.
-            if proxyRefusal.status == 407 {
+            // Only the proxy answers a CONNECT: a 401 there is its refusal of the credentials
+            // too (tinyproxy 1.11 answers wrong ones with 401, missing ones with 407).
+            if proxyRefusal.status == 407 || proxyRefusal.status == 401 {
                 return proxyAuthentication(proxy: proxyRefusal.proxy, request: request, response: response,
                                            curlCode: Int(code.rawValue), curlMessage: description)
             }
