@@ -47,7 +47,10 @@ struct UnixSocketFile: Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else { return errno == ENOENT ? nil : errno }
         guard info.st_mode & S_IFMT == S_IFSOCK else { return EEXIST }
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Non-blocking: a live listener with a full backlog answers EAGAIN instead of making
+        // this wait, and counts as live.
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                           | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard probe >= 0 else { return errno }
         defer { close(probe) }
         var target = address
@@ -56,7 +59,7 @@ struct UnixSocketFile: Sendable {
                 connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        if connected == 0 { return EADDRINUSE }
+        if connected == 0 || errno == EAGAIN { return EADDRINUSE }
         guard errno == ECONNREFUSED else { return errno }
         guard unlink(path) == 0 || errno == ENOENT else { return errno }
         return nil
