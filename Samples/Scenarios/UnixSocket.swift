@@ -21,7 +21,8 @@ public enum UnixSocketSample {
         let socket = directory.appendingPathComponent("docker.sock").path
         let server = try SampleServer(unixSocketPath: socket)
         defer { server.stop() }
-        output.say("(this sample starts a server of its own on the Unix socket \(socket), as dockerd listens on /var/run/docker.sock)")
+        output.say("(this sample starts a server of its own on the Unix socket \(socket), "
+                   + "as dockerd listens on /var/run/docker.sock)")
 
         try await readInfo(socket: socket, output: output)
         try await listContainers(socket: socket, output: output)

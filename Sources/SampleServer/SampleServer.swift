@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
 
-/// A real HTTP/1.1 server on 127.0.0.1 — or on a Unix-domain socket — for tests, samples and demos. It parses requests
-/// (keep-alive by default, `Connection: close`, HTTP/1.0, Content-Length and chunked bodies,
-/// `Expect: 100-continue`, a 64 KiB head limit → 431, malformed → 400 and close) and streams
-/// large bodies in both directions.
+/// A real HTTP/1.1 server on 127.0.0.1 (or on a Unix-domain socket) for tests, samples and
+/// demos. It parses requests (keep-alive by default, `Connection: close`, HTTP/1.0,
+/// Content-Length and chunked bodies, `Expect: 100-continue`, a 64 KiB head limit → 431,
+/// malformed → 400 and close) and streams large bodies in both directions.
 ///
 /// ```swift
 /// let server = try SampleServer()           // a free port
