@@ -59,6 +59,8 @@ let package = Package(
         .executableTarget(name: "rank-list", dependencies: ["SampleScenarios"], path: "Samples/RankList", swiftSettings: strict),
         .executableTarget(name: "afstyle-demo", dependencies: ["SampleScenarios"], path: "Samples/AFStyleDemo",
                           swiftSettings: strict),
+        .executableTarget(name: "unix-socket", dependencies: ["SampleScenarios"], path: "Samples/UnixSocket",
+                          swiftSettings: strict),
 
         // Helpers shared by the test targets (not a test target itself, not a product).
         .target(name: "TestSupport", dependencies: ["HTTPCore", "SampleServer"], path: "Tests/TestSupport",

@@ -46,6 +46,12 @@ public struct Scenario: Sendable {
         title: "the same calls through HTTPSessionManager, and a multipart upload with progress"
     ) { try await AFStyleSample.run(baseURL: $0, output: $1) }
 
+    /// Starts (and stops) a server of its own, on a Unix socket instead of a port.
+    public static let unixSocket = Scenario(
+        name: "unix-socket",
+        title: "Docker-style JSON from a daemon on a Unix socket — http+unix URLs, .unixSocket and HTTPSessionManager"
+    ) { _, output in try await UnixSocketSample.run(output: output) }
+
     /// Every sample, in the order `make demo` runs them.
-    public static let all: [Scenario] = [.loginAndUsers, .envelope, .offlineCache, .rankList, .afStyle]
+    public static let all: [Scenario] = [.loginAndUsers, .envelope, .offlineCache, .rankList, .afStyle, .unixSocket]
 }

@@ -20,7 +20,8 @@ final class Connection {
     /// Serves requests until the connection should end. Never throws: a network error just
     /// ends the connection (the caller closes the descriptor).
     func run() {
-        socket.setNoDelay()
+        // Nagle's algorithm is TCP's; a Unix-domain socket has no such option.
+        if context.unixSocket == nil { socket.setNoDelay() }
         socket.setReceiveTimeout(seconds: Self.idleTimeoutSeconds)
         do {
             while !context.isStopped, try serveOne() {}

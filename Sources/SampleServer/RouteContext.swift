@@ -25,7 +25,7 @@ final class RouteContext {
 
     /// The request's full URL as the client addressed it, for echo bodies.
     var url: String {
-        let host = head.headers["Host"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:\(server.port)"
+        let host = head.headers["Host"].flatMap { $0.isEmpty ? nil : $0 } ?? server.defaultHost
         return "http://\(host)\(head.path)" + (head.query.isEmpty ? "" : "?\(head.query)")
     }
 

@@ -54,7 +54,7 @@ enum Router {
     }
 
     static let routes: [Route] = sampleAPIRoutes + envelopeRoutes + echoRoutes + redirectRoutes + bytesRoutes
-        + compressionRoutes + cachingRoutes + uploadRoutes + faultRoutes + helperRoutes + pipelineRoutes
+        + compressionRoutes + cachingRoutes + uploadRoutes + faultRoutes + helperRoutes + pipelineRoutes + dockerRoutes
 
     /// Runs the matching route. Unknown paths are 404, known paths with another method 405.
     /// Throws only what reading the body or the socket throws.

@@ -1,15 +1,18 @@
 import Foundation
 import Glibc
 
-/// A real HTTP/1.1 server on 127.0.0.1 for tests, samples and demos. It parses requests
-/// (keep-alive by default, `Connection: close`, HTTP/1.0, Content-Length and chunked bodies,
-/// `Expect: 100-continue`, a 64 KiB head limit → 431, malformed → 400 and close) and streams
-/// large bodies in both directions.
+/// A real HTTP/1.1 server on 127.0.0.1 (or on a Unix-domain socket) for tests, samples and
+/// demos. It parses requests (keep-alive by default, `Connection: close`, HTTP/1.0,
+/// Content-Length and chunked bodies, `Expect: 100-continue`, a 64 KiB head limit → 431,
+/// malformed → 400 and close) and streams large bodies in both directions.
 ///
 /// ```swift
 /// let server = try SampleServer()           // a free port
 /// defer { server.stop() }
 /// let url = server.baseURL.appendingPathComponent("get")
+///
+/// let local = try SampleServer(unixSocketPath: directory + "/docker.sock")
+/// defer { local.stop() }                    // also removes the socket file
 /// ```
 ///
 /// JSON responses are `application/json; charset=utf-8`. Routes:
@@ -30,6 +33,9 @@ import Glibc
 /// - Faults: `/fault/close-mid-body`, `/fault/reset`, `/fault/stall`, `/fault/short-body`,
 ///   `/fault/long-body`, `/fault/bad-chunked`, `/fault/garbage-status`, `/fault/huge-headers`,
 ///   `/fault/no-response`.
+/// - Docker Engine API subset (fixed data: containers web, db running; migrate exited):
+///   `GET /v1.43/info`, `GET /v1.43/containers/json?all=`, `GET /v1.43/containers/{id|name}/json`
+///   (unknown: 404 `{"message":"No such container: x"}`).
 /// - Helpers (state per server): `/flaky/{key}?failures=1&status=503`,
 ///   `/retry-after?seconds=1&key=default`, `/auth/protected`, `POST /auth/refresh`, `GET /auth/token`
 ///   (tokens `t-0`, `t-1`, …).
@@ -41,11 +47,16 @@ import Glibc
 public final class SampleServer: Sendable {
     private let context: ServerContext
 
-    /// The port the server listens on (the kernel's choice when created with port 0).
+    /// The port the server listens on (the kernel's choice when created with port 0); 0 for a
+    /// server on a Unix-domain socket.
     public let port: UInt16
 
-    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    /// `http://127.0.0.1:PORT`, without a trailing slash; `http://localhost` for a server on a
+    /// Unix-domain socket (the host a client names there, since the socket file is the address).
     public let baseURL: URL
+
+    /// The socket file a server made with `init(unixSocketPath:)` listens on; nil for TCP.
+    public let unixSocketPath: String?
 
     /// Binds 127.0.0.1:`port` (default 0: a free port chosen by the kernel), listens and
     /// starts accepting. Throws `SampleServerError` if the socket cannot be set up.
@@ -82,6 +93,69 @@ public final class SampleServer: Sendable {
         guard named == 0 else { throw Self.systemError("getsockname") }
         let actualPort = UInt16(bigEndian: actual.sin_port)
 
+        guard let url = URL(string: "http://127.0.0.1:\(actualPort)") else {
+            throw SampleServerError.systemCallFailed(call: "URL", errno: 0, message: "cannot form the base URL")
+        }
+        context = try Self.startAccepting(listenFD: fd, port: actualPort, unixSocket: nil)
+        succeeded = true
+        self.port = actualPort
+        self.baseURL = url
+        unixSocketPath = nil
+    }
+
+    /// Listens on a Unix-domain socket at `unixSocketPath` instead of TCP — the way a local
+    /// daemon such as Docker (`/var/run/docker.sock`) is reached. Choose the path in a
+    /// directory of your own (a temporary one); it must be at most 107 bytes. A stale socket
+    /// file there (nobody accepting on it) is replaced; a live socket (`EADDRINUSE`) or any
+    /// other file (`EEXIST`) makes this throw `SampleServerError.unixSocketFailed`. The file is
+    /// created with mode 0600 (only this user may connect) and removed by `stop()`. Requests
+    /// are served exactly as over TCP, every route included.
+    public init(unixSocketPath path: String) throws {
+        guard let address = UnixSocketFile.address(for: path) else {
+            throw SampleServerError.unixSocketFailed(
+                path: path, errno: ENAMETOOLONG,
+                message: "the path must be 1 to \(UnixSocketFile.maxPathLength) bytes without NUL")
+        }
+        if let code = UnixSocketFile.clearStale(at: path, address: address) {
+            throw Self.unixError(path, code)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Self.systemError("socket") }
+        var file: UnixSocketFile?
+        var succeeded = false
+        defer {
+            if !succeeded {
+                close(fd)
+                file?.remove()
+            }
+        }
+
+        var target = address
+        let bound = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0 else { throw Self.unixError(path, errno) }
+        file = UnixSocketFile(boundAt: path)
+        guard let boundFile = file else { throw Self.unixError(path, ENOENT) }
+        // Before `listen`, so no client can connect while the umask's wider mode applies.
+        guard chmod(path, 0o600) == 0 else { throw Self.unixError(path, errno) }
+        guard listen(fd, 1024) == 0 else { throw Self.systemError("listen") }
+
+        guard let url = URL(string: "http://localhost") else {
+            throw SampleServerError.systemCallFailed(call: "URL", errno: 0, message: "cannot form the base URL")
+        }
+        context = try Self.startAccepting(listenFD: fd, port: 0, unixSocket: boundFile)
+        succeeded = true
+        self.port = 0
+        self.baseURL = url
+        unixSocketPath = path
+    }
+
+    /// Makes the listener non-blocking, creates the wake pipe and starts the accept thread.
+    /// On failure `listenFD` is left to the caller to close.
+    private static func startAccepting(listenFD fd: Int32, port: UInt16, unixSocket: UnixSocketFile?) throws -> ServerContext {
         // Non-blocking so an accept after poll cannot hang if the client already gave up.
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw Self.systemError("fcntl") }
@@ -90,28 +164,21 @@ public final class SampleServer: Sendable {
         guard pipe(&pipeFDs) == 0 else { throw Self.systemError("pipe") }
         for pipeFD in pipeFDs { _ = fcntl(pipeFD, F_SETFD, FD_CLOEXEC) }
 
-        guard let url = URL(string: "http://127.0.0.1:\(actualPort)") else {
-            close(pipeFDs[0])
-            close(pipeFDs[1])
-            throw SampleServerError.systemCallFailed(call: "URL", errno: 0, message: "cannot form the base URL")
-        }
-        let context = ServerContext(listenFD: fd, port: actualPort, wakeRead: pipeFDs[0], wakeWrite: pipeFDs[1])
+        let context = ServerContext(listenFD: fd, port: port, unixSocket: unixSocket,
+                                    wakeRead: pipeFDs[0], wakeWrite: pipeFDs[1])
         guard context.startListener() else {
             close(pipeFDs[0])
             close(pipeFDs[1])
             throw SampleServerError.threadStartFailed
         }
-        succeeded = true
-        self.context = context
-        self.port = actualPort
-        self.baseURL = url
+        return context
     }
 
     deinit {
         context.stop()
     }
 
-    /// The number of TCP connections accepted since start (tests use it to check reuse).
+    /// The number of connections accepted since start (tests use it to check reuse).
     public var acceptedConnections: Int {
         context.state.withLock { $0.acceptedConnections }
     }
@@ -121,8 +188,8 @@ public final class SampleServer: Sendable {
         context.state.withLock { $0.requestCount }
     }
 
-    /// Closes the listener and every open connection, wakes every waiting route (delays,
-    /// stalls, drips) and waits (up to 10 s) for all server threads to end. Idempotent and
+    /// Closes the listener (and removes its Unix socket file) and every open connection,
+    /// wakes every waiting route (delays, stalls, drips) and waits (up to 10 s) for all server threads to end. Idempotent and
     /// safe from any thread except a server thread.
     public func stop() {
         context.stop()
@@ -133,6 +200,10 @@ public final class SampleServer: Sendable {
     /// A non-positive `count` gives no bytes; a negative `offset` counts as 0.
     public static func deterministicBytes(count: Int, seed: UInt64 = 0, offset: Int = 0) -> [UInt8] {
         DeterministicBytes.bytes(count: count, seed: seed, offset: offset)
+    }
+
+    private static func unixError(_ path: String, _ code: Int32) -> SampleServerError {
+        .unixSocketFailed(path: path, errno: code, message: String(cString: strerror(code)))
     }
 
     private static func systemError(_ call: String) -> SampleServerError {

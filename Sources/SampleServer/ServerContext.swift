@@ -6,7 +6,10 @@ import Synchronization
 /// bookkeeping and the one `Mutex` around `ServerState`. Threads hold this, never the public
 /// `SampleServer`, so dropping the last `SampleServer` reference can stop everything.
 final class ServerContext: Sendable {
+    /// The TCP port; 0 on a Unix-domain socket.
     let port: UInt16
+    /// The socket file of a Unix-domain listener, removed by `stop()`; nil for TCP.
+    let unixSocket: UnixSocketFile?
     private let listenFD: Int32
     /// A pipe that becomes readable forever once `stop()` writes to it. Every wait in the
     /// server polls it, so one write wakes the listener and every sleeping route at once.
@@ -16,10 +19,12 @@ final class ServerContext: Sendable {
     private let threads = DispatchGroup()
     let state = Mutex(ServerState())
 
-    /// Takes ownership of a bound, listening, non-blocking socket and the wake pipe.
-    init(listenFD: Int32, port: UInt16, wakeRead: Int32, wakeWrite: Int32) {
+    /// Takes ownership of a bound, listening, non-blocking socket (TCP, or Unix-domain at
+    /// `unixSocket`) and the wake pipe.
+    init(listenFD: Int32, port: UInt16, unixSocket: UnixSocketFile?, wakeRead: Int32, wakeWrite: Int32) {
         self.listenFD = listenFD
         self.port = port
+        self.unixSocket = unixSocket
         self.wakeRead = wakeRead
         self.wakeWrite = wakeWrite
     }
@@ -90,6 +95,11 @@ final class ServerContext: Sendable {
         close(fd)
     }
 
+    /// The Host a client without one is taken to have addressed, for echo bodies.
+    var defaultHost: String {
+        unixSocket == nil ? "127.0.0.1:\(port)" : "localhost"
+    }
+
     /// `true` once `stop()` has been called.
     var isStopped: Bool { state.withLock { $0.stopped } }
 
@@ -104,6 +114,8 @@ final class ServerContext: Sendable {
             return first
         }
         if first {
+            // First, so no new client finds the socket file of a server that is going away.
+            unixSocket?.remove()
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
         }

@@ -8,9 +8,9 @@ enum SocketError: Error {
     case failed(call: String, errno: Int32)
 }
 
-/// A thin wrapper over a connected TCP socket's file descriptor. It does not own the
-/// descriptor: the connection thread closes it, after unregistering it from the server, so
-/// `stop()` can never shut down a descriptor number that has been reused.
+/// A thin wrapper over a connected socket's file descriptor (TCP or Unix-domain). It does not
+/// own the descriptor: the connection thread closes it, after unregistering it from the
+/// server, so `stop()` can never shut down a descriptor number that has been reused.
 struct Socket {
     let fd: Int32
 

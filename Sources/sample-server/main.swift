@@ -2,19 +2,24 @@ import Dispatch
 import Foundation
 import SampleServer
 
-/// `sample-server [--port N]`: serves the sample API on 127.0.0.1 until SIGINT or SIGTERM.
+/// `sample-server [--port N | --unix-socket PATH]`: serves the sample API on 127.0.0.1 (or on a
+/// Unix-domain socket) until SIGINT or SIGTERM.
 let usage = """
-    usage: sample-server [--port N]
+    usage: sample-server [--port N | --unix-socket PATH]
 
     Serves Chain's sample API and test routes on http://127.0.0.1:N (default port 8080; 0 picks
-    a free port). Stops on Ctrl-C (SIGINT) or SIGTERM.
+    a free port), or with --unix-socket on a Unix-domain socket at PATH instead (at most 107
+    bytes; mode 0600; a stale socket file there is replaced, the file is removed on exit).
+    Stops on Ctrl-C (SIGINT) or SIGTERM.
 
     Try: /user/101, POST /account/login (username=wiki, password=secret), /envelope/user/101,
-    /rank/list, /get, /bytes/1024, /drip, /gzip, /etag/x, /status/418, /fault/stall.
+    /rank/list, /get, /bytes/1024, /drip, /gzip, /etag/x, /status/418, /fault/stall,
+    /v1.43/info, /v1.43/containers/json (e.g. curl --unix-socket PATH http://localhost/v1.43/info).
     The full route list is in the documentation of SampleServer (Sources/SampleServer/SampleServer.swift).
     """
 
 var port: UInt16 = 8080
+var unixSocketPath: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -24,6 +29,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         port = parsed
+    case "--unix-socket", "-u":
+        guard let value = arguments.popFirst(), !value.isEmpty else {
+            FileHandle.standardError.write(Data("sample-server: --unix-socket needs a path\n\(usage)\n".utf8))
+            exit(2)
+        }
+        unixSocketPath = value
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -35,13 +46,19 @@ while let argument = arguments.popFirst() {
 
 let server: SampleServer
 do {
-    server = try SampleServer(port: port)
+    if let unixSocketPath {
+        server = try SampleServer(unixSocketPath: unixSocketPath)
+    } else {
+        server = try SampleServer(port: port)
+    }
 } catch {
     FileHandle.standardError.write(Data("sample-server: \(error)\n".utf8))
     exit(1)
 }
 // FileHandle writes unbuffered, so a script reading the URL from a pipe sees it at once.
-FileHandle.standardOutput.write(Data("sample-server listening on \(server.baseURL.absoluteString)\n".utf8))
+let address = server.unixSocketPath.map { "unix:\($0) (\(server.baseURL.absoluteString) through the socket)" }
+    ?? server.baseURL.absoluteString
+FileHandle.standardOutput.write(Data("sample-server listening on \(address)\n".utf8))
 
 waitForTerminationSignal()
 FileHandle.standardOutput.write(Data("sample-server stopping\n".utf8))

@@ -33,11 +33,7 @@ final class RawClient {
     private var buffer: [UInt8] = []
 
     init(port: UInt16, timeoutSeconds: Int = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ClientError.connect(errno: errno) }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        fd = try Self.makeSocket(family: AF_INET, timeoutSeconds: timeoutSeconds)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -52,6 +48,36 @@ final class RawClient {
             close(fd)
             throw ClientError.connect(errno: code)
         }
+    }
+
+    /// Connects to a Unix-domain socket at `unixSocketPath` (at most 107 bytes).
+    init(unixSocketPath path: String, timeoutSeconds: Int = 5) throws {
+        let bytes = Array(path.utf8)
+        var address = sockaddr_un()
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw ClientError.connect(errno: ENAMETOOLONG) }
+        fd = try Self.makeSocket(family: AF_UNIX, timeoutSeconds: timeoutSeconds)
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw ClientError.connect(errno: code)
+        }
+    }
+
+    /// A blocking stream socket whose reads and writes give up after `timeoutSeconds`.
+    private static func makeSocket(family: Int32, timeoutSeconds: Int) throws -> Int32 {
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError.connect(errno: errno) }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
     }
 
     deinit {

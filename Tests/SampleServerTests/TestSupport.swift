@@ -1,3 +1,4 @@
+import Foundation
 @testable import SampleServer
 
 extension JSONValue {
@@ -32,4 +33,23 @@ func multipartBody(boundary: String, parts: [(String, String?, String?, [UInt8])
     }
     body += Array("--\(boundary)--\r\n".utf8)
     return body
+}
+
+/// A fresh directory under the system's temporary one, removed with everything in it when
+/// the value goes away. Its path is kept short: a Unix socket path may have at most 107 bytes.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("chain-ss-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// `name` inside the directory.
+    func file(_ name: String) -> String { path + "/" + name }
 }

@@ -104,6 +104,23 @@ final class Transcript: Sendable {
         #expect(transcript.hasLine("album=8", "photo=8388608"))
     }
 
+    @Test func unixSocket() async throws {
+        let transcript = try await run(.unixSocket)
+        #expect(transcript.hasLine("Unix socket", "docker.sock"))
+        #expect(transcript.hasLine("GET http+unix://%2F", "%2Fdocker.sock/v1.43/info"))
+        #expect(transcript.hasLine("Docker 24.0.7-sample on Chain sample", "2 of 3 containers running", "4 CPUs", "8.0 GiB"))
+        #expect(transcript.hasLine("web", "nginx:1.25", "7c2dc43b3681", "Up 5 minutes", "8080→80/tcp"))
+        #expect(transcript.hasLine("db", "postgres:16", "5432/tcp"))
+        #expect(transcript.hasLine("web (running), db (running), migrate (exited)"))
+        #expect(transcript.hasLine("/web is running"))
+        #expect(transcript.hasLine("HTTP 404", "No such container: nope"))
+        #expect(transcript.hasLine("HTTPSessionManager", "unixSocketPath"))
+        #expect(transcript.hasLine("GET containers/json → web, db"))
+        // The socket file lives in a directory the sample removes when it is done.
+        let path = try #require(transcript.text.split(separator: " ").first { $0.hasSuffix("docker.sock,") })
+        #expect(!FileManager.default.fileExists(atPath: String(path.dropLast())))
+    }
+
     @Test func runnerNamesTheFailedSampleAndKeepsGoing() async throws {
         let server = try SampleServer(port: 0)
         defer { server.stop() }
@@ -121,6 +138,7 @@ final class Transcript: Sendable {
     }
 
     @Test func everySampleHasACommand() {
-        #expect(Scenario.all.map(\.name) == ["login-and-users", "envelope", "offline-cache", "rank-list", "afstyle-demo"])
+        #expect(Scenario.all.map(\.name) == ["login-and-users", "envelope", "offline-cache", "rank-list", "afstyle-demo",
+                                                "unix-socket"])
     }
 }
