@@ -113,6 +113,12 @@ enum CurlError {
             // as a field (no colon). Any other 43 is an option or a combination libcurl
             // refused, whenever it says so.
             (.invalidResponse, "the reply from \(host) has an invalid trailer section")
+        case let code where (code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR)
+            && (description.contains("SSL routines") || description.contains(" alert ")):
+            // Under TLS 1.3 a server refuses a client certificate (or its absence) after the
+            // handshake, so libcurl reports the alert from its first read: "OpenSSL SSL_read:
+            // error:0A00045C:SSL routines::tlsv13 alert certificate required".
+            (.tls, "TLS with \(host) failed: the server refused the connection (\(description))")
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             (.connectionLost, "the connection to \(host) was lost")
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_RANGE_ERROR:

@@ -49,10 +49,11 @@ public final class HTTPClient: Sendable {
         /// `https` response of a host says `Strict-Transport-Security`, this client sends that
         /// host's `http://` requests over `https` for the time it names. Default `nil`: no HSTS
         /// at all (plain `http` stays plain, as in URLSession on Linux). The file is read when
-        /// the client starts and written, atomically, when an entry is added or changed; a
-        /// missing file is an empty store, an unreadable one is ignored. IP addresses and
-        /// `localhost` never get entries. The store is the client's alone: two clients
-        /// should not share one file.
+        /// the client starts and written atomically (a new file, mode 0600, renamed over the
+        /// old) when a host is added or removed, at most every 10 minutes when only expiry
+        /// times moved, and when the client stops; a missing file is an empty store, an
+        /// unreadable line is skipped. IP addresses never get entries. The store is the
+        /// client's alone: two clients should not share one file.
         public var hstsFile: URL? = nil
 
         /// Makes a configuration; every argument has the default stated on its property.
