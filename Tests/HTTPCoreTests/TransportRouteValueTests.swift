@@ -127,6 +127,19 @@ struct TransportRouteValueTests {
         #expect(!viaUser1.rawValue.contains("u1"))
     }
 
+    @Test("the traffic coalescer tells requests apart by socket and by proxy (it compares every field)")
+    func coalescingKey() throws {
+        let url = try #require(URL(string: "http://localhost/info"))
+        let overA = HTTPRequest(url: url, unixSocketPath: "/tmp/a.sock")
+        let overB = HTTPRequest(url: url, unixSocketPath: "/tmp/b.sock")
+        let viaProxy = HTTPRequest(url: url, proxy: .http(host: "p", port: 1))
+        #expect(TransferCoalescer.canCoalesce(overA))
+        #expect(overA.fields != overB.fields)
+        #expect(overA.fields != HTTPRequest(url: url).fields)
+        #expect(viaProxy.fields != HTTPRequest(url: url).fields)
+        #expect(overA.fields == HTTPRequest(url: url, unixSocketPath: "/tmp/a.sock").fields)
+    }
+
     // MARK: DNS overrides
 
     @Test("DNS overrides become libcurl's resolve lines; IPv6 in brackets; a later one replaces an earlier")
