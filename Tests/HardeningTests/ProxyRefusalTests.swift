@@ -23,26 +23,12 @@ struct ProxyRefusalTests {
         let directory = try temporaryDirectory("proxy-refusal")
         defer { try? FileManager.default.removeItem(at: directory) }
         let marker = directory.appendingPathComponent("passed")
-        let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let proxy = "http://127.0.0.1:\(peer.port)"
         var environment = ProcessInfo.processInfo.environment
         environment[Self.childVariable] = marker.path
         for name in ["https_proxy", "HTTPS_PROXY"] { environment[name] = proxy }
         for name in ["no_proxy", "NO_PROXY", "all_proxy", "ALL_PROXY"] { environment[name] = nil }
-        let childEnvironment = environment
-        let output: String = await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: bundle)
-            process.arguments = ["--testing-library", "swift-testing", "--filter", "ProxyRefusalTests/inAChildProcess"]
-            process.environment = childEnvironment
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            do { try process.run() } catch { return "cannot start \(bundle): \(error)" }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self) + "\nexit status \(process.terminationStatus)"
-        }
+        let output = try await runThisBundle(filter: "ProxyRefusalTests/inAChildProcess", environment: environment)
         #expect(FileManager.default.fileExists(atPath: marker.path), "the child's checks did not pass:\n\(output)")
     }
 

@@ -53,36 +53,18 @@ public final class DantePeer: Sendable {
             throw TestFailure("dante: \(DantePeer.nssWrapper) is not installed (run scripts/install-deps)")
         }
         self.method = method
-        var attempt = 0
-        while true {
-            attempt += 1
-            let directory = try temporaryDirectory("dante")
-            do {
-                let port = try PeerProcess.freePort()
-                let log = directory.appendingPathComponent("sockd.log")
-                try DantePeer.writeFiles(in: directory, port: port, log: log, method: method)
-                func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
-                // Through `env`, so the guard shell and setsid do not load the wrapper too.
-                let process = try PeerProcess(name: "danted", command: [
-                    "/usr/bin/env", "LD_PRELOAD=\(DantePeer.nssWrapper)", "NSS_WRAPPER_PASSWD=\(file("passwd"))",
-                    "NSS_WRAPPER_GROUP=\(file("group"))", "NSS_WRAPPER_SHADOW=\(file("shadow"))",
-                    "/usr/sbin/danted", "-f", file("sockd.conf"), "-p", file("sockd.pid"), "-N", "1",
-                ], directory: directory)
-                do {
-                    try process.waitUntilAccepting(port: port, log: log)
-                } catch {
-                    process.stop()
-                    throw error
-                }
-                self.port = port
-                self.directory = directory
-                logFile = log
-                self.process = process
-                return
-            } catch {
-                try? FileManager.default.removeItem(at: directory)
-                if attempt == 3 { throw error }
-            }
+        (port, directory, logFile, process) = try PeerProcess.inFreshDirectory("dante") { directory in
+            let port = try PeerProcess.freePort()
+            let log = directory.appendingPathComponent("sockd.log")
+            try DantePeer.writeFiles(in: directory, port: port, log: log, method: method)
+            func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
+            // Through `env`, so the guard shell and setsid do not load the wrapper too.
+            let process = try PeerProcess.started(name: "danted", command: [
+                "/usr/bin/env", "LD_PRELOAD=\(DantePeer.nssWrapper)", "NSS_WRAPPER_PASSWD=\(file("passwd"))",
+                "NSS_WRAPPER_GROUP=\(file("group"))", "NSS_WRAPPER_SHADOW=\(file("shadow"))",
+                "/usr/sbin/danted", "-f", file("sockd.conf"), "-p", file("sockd.pid"), "-N", "1",
+            ], directory: directory) { try $0.waitUntilAccepting(port: port, log: log) }
+            return (port, directory, log, process)
         }
     }
 

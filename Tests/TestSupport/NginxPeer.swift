@@ -78,41 +78,25 @@ public final class NginxPeer: Sendable {
     public init(ca: TestCA? = nil) throws {
         let ca = try ca ?? TestCA.sharedBlocking()
         self.ca = ca
-        var attempt = 0
-        while true {
-            attempt += 1
-            let directory = try temporaryDirectory("nginx")
-            do {
-                let ports = try (PeerProcess.freePort(), PeerProcess.freePort(), PeerProcess.freePort())
-                guard Set([ports.0, ports.1, ports.2]).count == 3 else { throw TestFailure("the same free port twice") }
-                let socketPath = directory.appendingPathComponent("nginx.sock").path
-                let errorLog = directory.appendingPathComponent("error.log")
-                try NginxPeer.writeFiles(in: directory, ca: ca, ports: ports, socketPath: socketPath)
-                let process = try PeerProcess(name: "nginx", command: [
-                    "/usr/sbin/nginx", "-p", directory.path + "/", "-e", errorLog.path,
-                    "-c", directory.appendingPathComponent("nginx.conf").path,
-                ], directory: directory)
-                do {
-                    for port in [ports.0, ports.1, ports.2] {
-                        try process.waitUntilAccepting(port: port, log: errorLog)
-                    }
-                    try process.waitUntilAccepting(unixSocket: socketPath, log: errorLog)
-                } catch {
-                    process.stop()
-                    throw error
+        let started = try PeerProcess.inFreshDirectory("nginx") { directory in
+            let ports = try (PeerProcess.freePort(), PeerProcess.freePort(), PeerProcess.freePort())
+            guard Set([ports.0, ports.1, ports.2]).count == 3 else { throw TestFailure("the same free port twice") }
+            let socketPath = directory.appendingPathComponent("nginx.sock").path
+            let errorLog = directory.appendingPathComponent("error.log")
+            try NginxPeer.writeFiles(in: directory, ca: ca, ports: ports, socketPath: socketPath)
+            let process = try PeerProcess.started(name: "nginx", command: [
+                "/usr/sbin/nginx", "-p", directory.path + "/", "-e", errorLog.path,
+                "-c", directory.appendingPathComponent("nginx.conf").path,
+            ], directory: directory) { process in
+                for port in [ports.0, ports.1, ports.2] {
+                    try process.waitUntilAccepting(port: port, log: errorLog)
                 }
-                self.directory = directory
-                (httpPort, tlsPort, mutualTLSPort) = ports
-                self.socketPath = socketPath
-                accessLogFile = directory.appendingPathComponent("access.log")
-                errorLogFile = errorLog
-                self.process = process
-                return
-            } catch {
-                try? FileManager.default.removeItem(at: directory)
-                if attempt == 3 { throw error }
+                try process.waitUntilAccepting(unixSocket: socketPath, log: errorLog)
             }
+            return (directory, ports, socketPath, errorLog, process)
         }
+        (directory, (httpPort, tlsPort, mutualTLSPort), socketPath, errorLogFile, process) = started
+        accessLogFile = directory.appendingPathComponent("access.log")
     }
 
     deinit { stop() }

@@ -187,6 +187,40 @@ public final class PeerProcess: Sendable {
         }
     }
 
+    /// Runs `attempt` in a new temporary directory named after `label`, up to `attempts` times
+    /// (default 3): a free port may be taken by another program between choosing and binding
+    /// it. A failed attempt's directory is removed; the last failure is thrown.
+    public static func inFreshDirectory<T>(_ label: String, attempts: Int = 3, _ attempt: (URL) throws -> T) throws -> T {
+        var tries = 0
+        while true {
+            tries += 1
+            let directory = try temporaryDirectory(label)
+            do {
+                return try attempt(directory)
+            } catch {
+                try? FileManager.default.removeItem(at: directory)
+                if tries >= attempts { throw error }
+            }
+        }
+    }
+
+    /// Starts a peer (see ``init(name:command:environment:directory:keepsStandardInputOpen:)``)
+    /// and waits until `ready` returns; a peer that does not get ready is stopped again.
+    /// - Throws: what starting or `ready` threw.
+    public static func started(name: String, command: [String], environment: [String: String] = [:], directory: URL,
+                               keepsStandardInputOpen: Bool = false,
+                               ready: (PeerProcess) throws -> Void) throws -> PeerProcess {
+        let process = try PeerProcess(name: name, command: command, environment: environment, directory: directory,
+                                      keepsStandardInputOpen: keepsStandardInputOpen)
+        do {
+            try ready(process)
+        } catch {
+            process.stop()
+            throw error
+        }
+        return process
+    }
+
     /// A TCP port on 127.0.0.1 that was free a moment ago (bound with port 0, then closed). A
     /// peer that loses the race to another program fails to start; its launcher tries again.
     /// - Throws: ``TestFailure`` when no socket can be bound.

@@ -55,33 +55,15 @@ public final class TLSRelayPeer: Sendable {
         let ca = try ca ?? TestCA.sharedBlocking()
         self.ca = ca
         self.targetPort = targetPort
-        var attempt = 0
-        while true {
-            attempt += 1
-            let directory = try temporaryDirectory("tls-relay")
-            do {
-                let port = try PeerProcess.freePort()
-                let log = directory.appendingPathComponent("relay.log")
-                // The relay ends at end of input: the pipe's write end is ours, closed by `stop()`.
-                let process = try PeerProcess(name: "tls-relay", command: [
-                    "/usr/bin/env", "python3", TLSRelayPeer.script.path, "--port", String(port), "--target", String(targetPort),
-                    "--cert", ca.serverCertificate.path, "--key", ca.serverKey.path, "--log", log.path,
-                ], directory: directory, keepsStandardInputOpen: true)
-                do {
-                    try process.waitUntilAccepting(port: port)
-                } catch {
-                    process.stop()
-                    throw error
-                }
-                self.port = port
-                self.directory = directory
-                logFile = log
-                self.process = process
-                return
-            } catch {
-                try? FileManager.default.removeItem(at: directory)
-                if attempt == 3 { throw error }
-            }
+        (port, directory, logFile, process) = try PeerProcess.inFreshDirectory("tls-relay") { directory in
+            let port = try PeerProcess.freePort()
+            let log = directory.appendingPathComponent("relay.log")
+            // The relay ends at end of input: the pipe's write end is ours, closed by `stop()`.
+            let process = try PeerProcess.started(name: "tls-relay", command: [
+                "/usr/bin/env", "python3", TLSRelayPeer.script.path, "--port", String(port), "--target", String(targetPort),
+                "--cert", ca.serverCertificate.path, "--key", ca.serverKey.path, "--log", log.path,
+            ], directory: directory, keepsStandardInputOpen: true) { try $0.waitUntilAccepting(port: port) }
+            return (port, directory, log, process)
         }
     }
 

@@ -43,32 +43,14 @@ public final class TinyproxyPeer: Sendable {
     /// - Throws: ``TestFailure`` with tinyproxy's output and log when it does not start.
     public init(requiresAuthentication: Bool = false) throws {
         self.requiresAuthentication = requiresAuthentication
-        var attempt = 0
-        while true {
-            attempt += 1
-            let directory = try temporaryDirectory("tinyproxy")
-            do {
-                let port = try PeerProcess.freePort()
-                let log = directory.appendingPathComponent("tinyproxy.log")
-                try TinyproxyPeer.writeFiles(in: directory, port: port, log: log, requiresAuthentication: requiresAuthentication)
-                let process = try PeerProcess(name: "tinyproxy", command: [
-                    "/usr/bin/tinyproxy", "-d", "-c", directory.appendingPathComponent("tinyproxy.conf").path,
-                ], directory: directory)
-                do {
-                    try process.waitUntilAccepting(port: port, log: log)
-                } catch {
-                    process.stop()
-                    throw error
-                }
-                self.port = port
-                self.directory = directory
-                logFile = log
-                self.process = process
-                return
-            } catch {
-                try? FileManager.default.removeItem(at: directory)
-                if attempt == 3 { throw error }
-            }
+        (port, directory, logFile, process) = try PeerProcess.inFreshDirectory("tinyproxy") { directory in
+            let port = try PeerProcess.freePort()
+            let log = directory.appendingPathComponent("tinyproxy.log")
+            try TinyproxyPeer.writeFiles(in: directory, port: port, log: log, requiresAuthentication: requiresAuthentication)
+            let process = try PeerProcess.started(name: "tinyproxy", command: [
+                "/usr/bin/tinyproxy", "-d", "-c", directory.appendingPathComponent("tinyproxy.conf").path,
+            ], directory: directory) { try $0.waitUntilAccepting(port: port, log: log) }
+            return (port, directory, log, process)
         }
     }
 

@@ -209,22 +209,3 @@ struct ProxyReachTests {
 struct Hello: Decodable, Sendable {
     let hello: String
 }
-
-/// Runs this test bundle again with `environment`, only the tests `filter` names, and returns
-/// everything it printed with its exit status.
-func runThisBundle(filter: String, environment: [String: String]) async throws -> String {
-    let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    return await offPool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bundle)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return "cannot start \(bundle): \(error)" }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self) + "\nexit status \(process.terminationStatus)"
-    }
-}
