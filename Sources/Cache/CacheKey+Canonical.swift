@@ -16,7 +16,8 @@ extension CacheKey {
         guard let scheme = components.scheme?.lowercased(), !scheme.isEmpty,
               let rawHost = components.percentEncodedHost, !rawHost.isEmpty
         else { return nil }
-        var host = rawHost.lowercased()
+        // A `+unix` URL's host is a socket's path, where case matters.
+        var host = scheme.hasSuffix("+unix") ? rawHost : rawHost.lowercased()
         if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
         var text = scheme + "://" + host
         if let port = components.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {

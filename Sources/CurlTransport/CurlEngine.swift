@@ -219,6 +219,7 @@ final class CurlEngine: @unchecked Sendable {
             transfer.complete(with: .failure(NetworkError(.cancelled, "the request was cancelled")))
             return
         }
+        if hsts != nil { transfer.mayBeUpgradedToTLS = !transfer.target.isHTTPS }
         let host = transfer.hostKey
         if concurrentRequestsPerHost > 0, runningPerHost[host, default: 0] >= concurrentRequestsPerHost {
             // In place: the dictionary's storage is modified, not copied out and back.
@@ -333,7 +334,7 @@ final class CurlEngine: @unchecked Sendable {
                 continue
             }
             let result = transfer.result(for: code)
-            if let hsts, transfer.target.isHTTPS, transfer.headerValue("Strict-Transport-Security") != nil, let share {
+            if let hsts, transfer.target.isHTTPS || transfer.mayBeUpgradedToTLS, transfer.headerValue("Strict-Transport-Security") != nil, let share {
                 hsts.saveIfChanged(share: share)
             }
             removeFromMulti(handle)
@@ -364,8 +365,7 @@ final class CurlEngine: @unchecked Sendable {
     /// A new easy handle with the baseline options, or `nil` when libcurl cannot make one.
     private func makeHandle() -> UnsafeMutableRawPointer? {
         guard let handle = curl_easy_init() else { return nil }
-        guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts,
-                                               proxyHeaders: defaultHeaders.proxyList) == CURLE_OK else {
+        guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts) == CURLE_OK else {
             curl_easy_cleanup(handle)
             return nil
         }
@@ -384,8 +384,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         if isDirty {
             curl_easy_reset(handle)
-            guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts,
-                                                   proxyHeaders: defaultHeaders.proxyList) == CURLE_OK else {
+            guard CurlTransfer.applyBaseline(to: handle, share: share, resolveList: resolveList, hsts: hsts) == CURLE_OK else {
                 curl_easy_cleanup(handle)
                 return
             }

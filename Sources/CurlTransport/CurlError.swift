@@ -21,6 +21,21 @@ enum CurlError {
                             curlCode: curlCode, curlMessage: curlMessage, response: response)
     }
 
+    /// `text` with the user information of every URL in it removed (`socks5://u:p@h:1` is
+    /// `socks5://h:1`).
+    static func withoutURLCredentials(_ text: String) -> String {
+        guard text.contains("@"), text.contains("://") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let separator = rest.range(of: "://") {
+            result += rest[..<separator.upperBound]
+            rest = rest[separator.upperBound...]
+            let end = rest.firstIndex { "/?#'\" ".contains($0) || $0.isWhitespace } ?? rest.endIndex
+            if let at = rest[..<end].lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        }
+        return result + rest
+    }
+
     /// A proxy URL from the environment without its user information (`http://u:p@h:3128` is
     /// `http://h:3128`): messages never carry a password.
     static func withoutCredentials(_ proxyURL: String) -> String {
@@ -37,13 +52,16 @@ enum CurlError {
     ///     refused, a failure before any answer).
     ///   - proxyRefusal: a proxy's answer to `CONNECT` that was no `2xx`
     ///     (`CURLINFO_HTTP_CONNECTCODE`) and the proxy's address. Default `nil`.
+    ///   - proxy: the proxy the transfer went through, when it did (see `proxyInUse`). Default `nil`.
     ///   - proxyRejectedCredentials: a SOCKS5 proxy refused the user name and password.
     ///     Default `false`.
     static func makeError(code: CURLcode, message: String, request: HTTPRequest, response: HTTPResponse?,
                           responseArrived: Bool = false,
                           proxyRefusal: (status: Int, proxy: String)? = nil,
+                          proxy: String? = nil,
                           proxyRejectedCredentials: Bool = false) -> NetworkError {
-        let description = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        // libcurl's messages may quote an environment proxy's URL, credentials and all.
+        let description = withoutURLCredentials(message.isEmpty ? String(cString: curl_easy_strerror(code)) : message)
         let host = request.url.host ?? request.url.absoluteString
         if let proxyRefusal {
             // libcurl reports it as 56 "CONNECT tunnel failed, response 407", which read as a
@@ -59,17 +77,17 @@ enum CurlError {
                                 "the proxy \(proxyRefusal.proxy) refused the tunnel to \(host): it answered \(proxyRefusal.status)",
                                 curlCode: Int(code.rawValue), curlMessage: description, response: response)
         }
-        let explicitProxy = request.proxy.kind == .environment || request.proxy.kind == .direct ? nil : request.proxy
-        if code == CURLE_PROXY, let proxy = explicitProxy ?? (proxyRejectedCredentials ? Proxy.environment : nil) {
+        if code == CURLE_PROXY {
             // 97: a SOCKS handshake failed (libcurl's CURLINFO_PROXY_ERROR says which step).
+            let name = proxy ?? Proxy.environment.description
             if proxyRejectedCredentials {
-                return proxyAuthentication(proxy: proxy.description, request: request, response: nil,
+                return proxyAuthentication(proxy: name, request: request, response: nil,
                                            curlCode: Int(code.rawValue), curlMessage: description)
             }
-            return NetworkError(.cannotConnect, "the proxy \(proxy) refused the connection to \(host)",
+            return NetworkError(.cannotConnect, "the proxy \(name) refused the connection to \(host)",
                                 curlCode: Int(code.rawValue), curlMessage: description)
         }
-        if let proxy = explicitProxy, code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_PROXY {
+        if let proxy, code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_PROXY {
             return NetworkError(code == CURLE_COULDNT_CONNECT ? .cannotConnect : .dnsFailure,
                                 "cannot connect to the proxy \(proxy) (for \(host))",
                                 curlCode: Int(code.rawValue), curlMessage: description)

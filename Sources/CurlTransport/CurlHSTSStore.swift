@@ -77,7 +77,9 @@ final class CurlHSTSStore {
                       expire: UnsafeMutablePointer<CChar>) -> Int32 {
         while let entry = unfed.popLast() {
             let host = Array(entry.host.utf8CString)
-            let date = Array(entry.expiry.utf8CString)
+            // libcurl writes `unlimited` but reads it back as a date it cannot parse (expired);
+            // an empty time is how its read callback says "never expires".
+            let date = Array((entry.expiry == "unlimited" ? "" : entry.expiry).utf8CString)
             // libcurl's buffers: the name's is `capacity` bytes, the date's 18.
             guard host.count <= capacity, date.count <= 18 else { continue }
             host.withUnsafeBufferPointer { if let base = $0.baseAddress { name.update(from: base, count: host.count) } }

@@ -21,12 +21,9 @@ extension CurlTransfer {
     ///   - resolveList: the client's DNS overrides (`CURLOPT_RESOLVE`), if any.
     ///   - hsts: the client's HSTS store, if it has one: every handle reads its entries (the
     ///     first transfer loads them into the share handle).
-    ///   - proxyHeaders: the lines a proxy's `CONNECT` carries (the client's User-Agent).
     static func applyBaseline(to handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
-                              resolveList: UnsafeMutablePointer<curl_slist>?, hsts: CurlHSTSStore?,
-                              proxyHeaders: UnsafeMutablePointer<curl_slist>?) -> CURLcode {
+                              resolveList: UnsafeMutablePointer<curl_slist>?, hsts: CurlHSTSStore?) -> CURLcode {
         let codes: [CURLcode] = [
-            proxyHeaders.map { ccurl_easy_setopt_slist(handle, CURLOPT_PROXYHEADER, $0) } ?? CURLE_OK,
             resolveList.map { ccurl_easy_setopt_slist(handle, CURLOPT_RESOLVE, $0) } ?? CURLE_OK,
             ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
             ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
@@ -113,6 +110,10 @@ extension CurlTransfer {
         if progressHandler != nil { progressStart = DispatchTime.now().uptimeNanoseconds }
 
         try configureTimeouts()
+        // Only a tunnel's `CONNECT` gets the User-Agent this way (libcurl sends the proxy none
+        // of the origin's lines there); a request forwarded in clear text carries the origin's
+        // lines and would repeat it. Set on every transfer: a clean handle keeps options.
+        try check(ccurl_easy_setopt_slist(handle, CURLOPT_PROXYHEADER, target.isHTTPS ? defaultHeaders.proxyList : nil))
         try configureRoute()
         try configureTLS()
         try configureMethodAndBody(handle: handle)

@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 import HTTPCore
 
 // Following a redirect, one hop at a time (loop thread, between two hops).
@@ -27,9 +28,31 @@ extension CurlTransfer {
         }
         var next: HTTPRequest
         let nextTarget: TransferTarget
-        do {
-            next = try RedirectRule.nextRequest(after: head.statusCode, location: location, from: request)
-            nextTarget = try TransferTarget(url: next.url, unixSocketPath: target.unixSocketPath)
+        do throws(NetworkError) {
+            var current = request
+            if target.unixSocketPath != nil, let sent = URL(string: target.urlString) {
+                // libcurl's URL parser knows no `+unix` scheme: the `Location` is resolved
+                // against the URL libcurl was given (`http://localhost/…`).
+                current.url = sent
+            }
+            // A server must not be able to send a request into a local socket (a daemon's API).
+            let trimmed = location.drop { $0 == " " || $0 == "\t" }.lowercased()
+            if trimmed.hasPrefix("http+unix:") || trimmed.hasPrefix("https+unix:") {
+                throw NetworkError(.unsupportedScheme, "a redirect may not name a Unix socket: \(location.prefix(80))")
+            }
+            next = try RedirectRule.nextRequest(after: head.statusCode, location: location, from: current)
+            if let scheme = next.url.scheme?.lowercased(), scheme.hasSuffix("+unix") {
+                throw NetworkError(.unsupportedScheme, "a redirect may not name a Unix socket: \(scheme)://")
+            }
+            let plainNext = try TransferTarget(url: next.url)
+            // The socket stands for the URL's host: a hop to another origin leaves it.
+            if let socket = target.unixSocketPath, try TransferTarget(url: current.url).hostKey == plainNext.hostKey {
+                next.unixSocketPath = socket
+                nextTarget = try TransferTarget(url: next.url, unixSocketPath: socket)
+            } else {
+                next.unixSocketPath = nil
+                nextTarget = plainNext
+            }
         } catch {
             failure = NetworkError(error.kind, error.message, response: partialResponse())
             return nil

@@ -71,7 +71,8 @@ extension CurlTransfer {
         switch request.httpVersion {
         case .http2PriorKnowledge: false
         case .http1_1: true
-        case .automatic: !target.isHTTPS || ccurl_connection_alpn_is_h2(easy) == 0
+        // An `http` URL that HSTS may have sent over TLS is asked too (plain, the answer is -1).
+        case .automatic: (!target.isHTTPS && !mayBeUpgradedToTLS) || ccurl_connection_alpn_is_h2(easy) == 0
         }
     }
 

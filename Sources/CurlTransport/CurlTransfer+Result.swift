@@ -41,6 +41,8 @@ extension CurlTransfer {
             return .failure(CurlError.makeError(code: code, message: errorMessage, request: request,
                                                  response: head.statusCode > 0 ? partialResponse() : nil,
                                                  responseArrived: responseArrived, proxyRefusal: proxyRefusal(),
+                                                 proxy: code == CURLE_PROXY || code == CURLE_COULDNT_CONNECT
+                                                     || code == CURLE_COULDNT_RESOLVE_PROXY ? proxyInUse() : nil,
                                                  proxyRejectedCredentials: code == CURLE_PROXY
                                                      && longInfo(CURLINFO_PROXY_ERROR) == Int(CURLPX_USER_REJECTED.rawValue)))
         }
@@ -54,9 +56,10 @@ extension CurlTransfer {
                                          response: partialResponse()))
         }
         var response = partialResponse()
-        if head.statusCode == 407, let proxy = proxyInUse() {
+        if head.statusCode == 407, !target.isHTTPS, request.proxy.kind != .socks5, let proxy = proxyInUse() {
             // Only a proxy answers 407 (RFC 9110 §15.5.8): this is the proxy's answer to a
-            // request sent through it in clear text, not the origin's.
+            // request sent through it in clear text, not the origin's. (Inside an `https`
+            // tunnel the answers are the origin's; a refused `CONNECT` is handled above.)
             return .failure(CurlError.proxyAuthentication(proxy: proxy, request: request, response: response))
         }
         if let download = request.download, resumedFileIsComplete {
@@ -105,13 +108,24 @@ extension CurlTransfer {
         return (status, ip.isEmpty ? "(from the environment)" : ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)")
     }
 
-    /// The proxy a request to this URL went through, for messages: the request's own, or the
-    /// environment variable libcurl reads for the scheme; `nil` when it went direct.
-    private func proxyInUse() -> String? {
+    /// The proxy this transfer went through, for messages: the request's own, or the
+    /// environment variable libcurl reads for the scheme (without its credentials); `nil` when
+    /// it went direct — no proxy, a Unix socket (libcurl then uses none), or a host on the
+    /// bypass list (the proxy's own, or `no_proxy`). Asked for only on a failure or a 407.
+    func proxyInUse() -> String? {
+        guard target.unixSocketPath == nil else { return nil }
+        let host = (request.url.host ?? "").lowercased()
         switch request.proxy.kind {
-        case .direct, .socks5: return nil
-        case .http, .https: return request.proxy.description
+        case .direct:
+            return nil
+        case .http, .https, .socks5:
+            return Proxy.bypassList(request.proxy.bypass, matches: host) ? nil : request.proxy.description
         case .environment:
+            var bypass = ""
+            for name in ["no_proxy", "NO_PROXY"] where bypass.isEmpty {
+                if let value = getenv(name) { bypass = String(cString: value) }
+            }
+            if Proxy.bypassList(bypass.split(separator: ",").map(String.init), matches: host) { return nil }
             let names = target.isHTTPS ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
                                        : ["http_proxy", "all_proxy", "ALL_PROXY"]
             for name in names {

@@ -117,6 +117,9 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) var needsFreshResend = false
     /// Whether the transfer was started again on a fresh connection (`restartOnFreshConnection`).
     @exclusivity(unchecked) var hasRestarted = false
+    /// Whether libcurl may send this `http` request over TLS after all: the client keeps an
+    /// HSTS store (set by the engine when it starts the transfer).
+    @exclusivity(unchecked) var mayBeUpgradedToTLS = false
     /// The idle timeout in nanoseconds (0: none), when the last byte moved (0: the request is
     /// not sent yet), and the counts seen then.
     @exclusivity(unchecked) var idleLimit: UInt64 = 0

@@ -43,7 +43,7 @@ struct NginxReachTests {
         #expect(responses.count == 100, "\(results.compactMap(\.failure).prefix(3))")
         #expect(responses.allSatisfy { $0.statusCode == 200 && $0.httpVersion == .http2 })
 
-        let lines = nginx.accessLog().filter { $0.target.contains(marker) }
+        let lines = await loggedLines(nginx, containing: marker, count: 100)
         #expect(lines.count == 100)
         #expect(lines.allSatisfy { $0.port == nginx.tlsPort })
         let connections = Set(lines.map(\.connection))

@@ -41,7 +41,7 @@ struct ProxyPeerSmokeTests {
         #expect(response.hasPrefix("HTTP/1.1 200"))
         #expect(response.hasSuffix(#"{"hello":"world"}"#))
         #expect(proxy.requestLines().contains("CONNECT 127.0.0.1:\(nginx.httpPort) HTTP/1.1"))
-        #expect(nginx.accessLog().contains { $0.target == path })
+        #expect(await loggedLine(nginx, containing: path)?.target == path)
     }
 
     /// With `BasicAuth`, tinyproxy answers 407 without `Proxy-Authorization` and forwards a
@@ -90,7 +90,7 @@ struct ProxyPeerSmokeTests {
         #expect(reply.prefix(2) == [5, 0], "\(reply)")
         #expect(response.hasPrefix("HTTP/1.1 200"))
         #expect(response.hasSuffix(#"{"hello":"world"}"#))
-        #expect(nginx.accessLog().contains { $0.target == path })
+        #expect(await loggedLine(nginx, containing: path)?.target == path)
     }
 
     /// Dante with ``DantePeer/Method/none`` picks "no authentication" and connects at once.

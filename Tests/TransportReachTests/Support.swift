@@ -30,6 +30,28 @@ enum Peers {
     static var dante: DantePeer { get async throws { try await startingDante.value } }
 }
 
+/// nginx's access-log line for the request whose target contains `marker`, waiting up to 5 s
+/// for it: nginx writes the line after it sent the response, so a client may read the log a
+/// moment too early.
+func loggedLine(_ nginx: NginxPeer, containing marker: String) async -> NginxPeer.LogLine? {
+    await loggedLines(nginx, containing: marker, count: 1).first
+}
+
+/// nginx's access-log lines of requests whose targets contain `marker`, once there are `count`
+/// of them (or after 5 s, however many there are then).
+func loggedLines(_ nginx: NginxPeer, containing marker: String, count: Int) async -> [NginxPeer.LogLine] {
+    await offPool {
+        let deadline = Date().addingTimeInterval(5)
+        var lines: [NginxPeer.LogLine] = []
+        repeat {
+            lines = nginx.accessLog().filter { $0.target.contains(marker) }
+            if lines.count >= count { return lines }
+            usleep(5_000)
+        } while Date() < deadline
+        return lines
+    }
+}
+
 /// A unique query value: the client shares one transfer between identical GETs in flight, and
 /// a test counting log lines must find only its own.
 func unique() -> String { UUID().uuidString }

@@ -13,6 +13,12 @@ import Foundation
 ///
 /// Credentials are never logged (``description`` leaves them out, the curl rendering and the
 /// logger redact them) and are part of the cache key's credential digest.
+///
+/// A client pools its connections, tunnels through an HTTP proxy included, and libcurl matches
+/// a pooled tunnel by the proxy's host and port, not by its credentials: requests of one
+/// client with different credentials for the same HTTP proxy may share an authenticated
+/// tunnel. Use one `HTTPClient` per proxy identity. (SOCKS5 connections are matched with
+/// their credentials.)
 public struct Proxy: Sendable, Hashable, CustomStringConvertible {
     /// The kinds of proxy.
     public enum Kind: Sendable, Hashable {
@@ -76,7 +82,8 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
         Proxy(kind: .socks5, host: host, port: port, credentials: credentials)
     }
 
-    /// Makes a proxy; the static factories are the usual way.
+    /// Makes a proxy; the static factories are the usual way. Defaults: no credentials,
+    /// `TLSOptions()` (used by ``Kind/https`` proxies only), no bypass entries.
     public init(kind: Kind, host: String, port: Int, credentials: ProxyCredentials? = nil,
                 tls: TLSOptions = TLSOptions(), bypass: [String] = []) {
         self.kind = kind
@@ -119,21 +126,33 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Refuses what libcurl would misread: an empty host, a port outside 1–65535, CR, LF, NUL
-    /// or a space in the host or the bypass list, a user name with a colon.
+    /// Whether `host` (lower-cased) is reached directly under curl's `NOPROXY` rules: `*`
+    /// matches every host, an entry matches itself and its subdomains (a leading `.` is
+    /// ignored). CIDR entries (`10.0.0.0/8`, which libcurl also honours) are not matched here:
+    /// this names the proxy in messages and never decides where a request goes.
+    package static func bypassList(_ entries: [String], matches host: String) -> Bool {
+        entries.contains { entry in
+            var entry = entry.trimmingCharacters(in: .whitespaces).lowercased()
+            if entry == "*" { return true }
+            if entry.hasPrefix(".") { entry.removeFirst() }
+            return !entry.isEmpty && (host == entry || host.hasSuffix("." + entry))
+        }
+    }
+
+    /// Refuses what libcurl would misread: an empty host, a port outside 1–65535, CR, LF, NUL,
+    /// a space or a URL delimiter (`/ ? # @`) in the host, CR, LF, NUL, a space or a comma in a
+    /// bypass entry, a NUL in the credentials.
     /// - Throws: ``NetworkError/Kind/invalidRequest`` naming the problem.
     package func validate() throws(NetworkError) {
         guard kind != .environment, kind != .direct else { return }
-        func unsafe(_ text: String) -> Bool {
-            text.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" || $0 == " " || $0 == "/" || $0 == "@" }
-        }
-        guard !host.isEmpty, !unsafe(host) else {
+        func control(_ scalar: Unicode.Scalar) -> Bool { scalar == "\r" || scalar == "\n" || scalar == "\0" || scalar == " " }
+        guard !host.isEmpty, !host.unicodeScalars.contains(where: { control($0) || "/?#@".unicodeScalars.contains($0) }) else {
             throw NetworkError(.invalidRequest, "the proxy host \(host.debugDescription) is not a host name or address")
         }
         guard (1...65535).contains(port) else {
             throw NetworkError(.invalidRequest, "the proxy port \(port) is not between 1 and 65535")
         }
-        if let entry = bypass.first(where: { $0.isEmpty || $0.contains(",") || unsafe($0) }) {
+        if let entry = bypass.first(where: { $0.isEmpty || $0.contains(",") || $0.unicodeScalars.contains(where: control) }) {
             throw NetworkError(.invalidRequest, "the proxy bypass entry \(entry.debugDescription) is not a host name or address")
         }
         if let credentials {
@@ -145,8 +164,9 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A user name and password for a proxy.
-public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible {
+/// A user name and password for a proxy. Printing, `dump` and the debugger show the user
+/// name only.
+public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// How an HTTP proxy is authenticated.
     public enum Scheme: Sendable, Hashable {
         /// `Basic`, sent with the first request (in clear text to an ``Proxy/Kind/http`` proxy).
@@ -176,4 +196,9 @@ public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible {
 
     /// The user name only: the password is never printed.
     public var description: String { "ProxyCredentials(user: \(user.debugDescription), password: <redacted>)" }
+
+    /// The user name and scheme; the password as `<redacted>`.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["user": user, "password": "<redacted>", "scheme": scheme])
+    }
 }

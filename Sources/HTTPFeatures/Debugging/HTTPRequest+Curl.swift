@@ -8,8 +8,8 @@ extension HTTPRequest {
     /// Every argument is single-quoted. The method, headers, body (`--data-binary`; a file as
     /// `@path`; multipart fields as `--form-string`/`-F`), redirects (`-L`), a total timeout
     /// (`--max-time`), the HTTP version, a download destination (`-o`), insecure TLS (`-k`),
-    /// the proxy (`-x`, `--proxy-user` with the password redacted as `Proxy-Authorization`
-    /// is, `--noproxy`) and a Unix socket (`--unix-socket`; an `http+unix://` URL is shown as
+    /// the proxy (`-x`, `--proxy-user` with the password hidden under any redaction but
+    /// ``Redaction/none``, `--noproxy`) and a Unix socket (`--unix-socket`; an `http+unix://` URL is shown as
     /// the `http://localhost/…` libcurl gets) are rendered; the `User-Agent` and `Accept-Encoding` the engine adds are not (they are
     /// not part of the request value). A body is redacted by what it is, whatever its
     /// `Content-Type` claims: a JSON object or array as JSON, a form-encoded body as a form;
@@ -73,7 +73,10 @@ extension HTTPRequest {
         guard proxy.kind != .direct else { return ["--noproxy '*'"] }
         var arguments = ["-x \(CurlQuoting.quote(proxyURL))"]
         if let credentials = proxy.credentials {
-            let password = redaction.redactsHeader(named: "Proxy-Authorization") ? redaction.replacement : credentials.password
+            // Shown only under a redaction that hides nothing at all (``Redaction/none``).
+            let hidesNothing = redaction.headerNames.isEmpty && redaction.headerNameFragments.isEmpty
+                && redaction.parameterNames.isEmpty && redaction.parameterSuffixes.isEmpty
+            let password = hidesNothing ? credentials.password : redaction.replacement
             arguments.append("--proxy-user \(CurlQuoting.quote("\(credentials.user):\(password)"))")
             if proxy.kind != .socks5 {
                 switch credentials.scheme {
