@@ -64,8 +64,10 @@ int ccurl_multi_message_done(CURLMsg *message, CURL **handle, CURLcode *result);
 /// unique in the process), with atomic entries, so every engine's loop thread may use it.
 ///
 /// Remembers whichever of `first` and `second` (the sockets the transfer opened) has the local
-/// port `local_port` for that connection; forgets the port's entry when neither has (a stale one
-/// must not name another connection's socket). Returns whether one was remembered.
+/// port `local_port` for that connection; forgets the entry for these two ports when neither has
+/// (a stale one must not name another connection's socket). Several connections may share a
+/// local port (to different remote ports): each pair has its own entry. Returns whether one was
+/// remembered.
 int ccurl_remember_connection_socket(curl_socket_t first, curl_socket_t second, int local_port, int remote_port);
 /// The socket remembered for the connection with these ports, or -1.
 curl_socket_t ccurl_connection_socket(int local_port, int remote_port);
