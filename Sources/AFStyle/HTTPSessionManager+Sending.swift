@@ -33,8 +33,8 @@ extension HTTPSessionManager {
             return nil
         }
         request.tls = configuration.tls
-        request.proxy = configuration.proxy
-        request.unixSocketPath = configuration.unixSocketPath
+        if configuration.proxy.kind != .environment { request.proxy = configuration.proxy }
+        if let socket = configuration.unixSocketPath { request.unixSocketPath = socket }
         let task = SessionTask(originalRequest: request, progressDirection: progressDirection)
         register(task)
         let options = CallOptions(queue: queue, progress: { report in

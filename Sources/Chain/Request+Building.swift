@@ -82,8 +82,10 @@ extension Request {
         if let maximumResponseSize { request.maximumResponseSize = maximumResponseSize }
         if let priority { request.priority = priority }
         if let httpVersion { request.httpVersion = httpVersion }
-        request.proxy = proxy ?? configuration.proxy
-        request.unixSocketPath = unixSocketPath ?? configuration.unixSocket
+        // Set only when not the default: a request without a route carries nothing to copy.
+        let proxy = self.proxy ?? configuration.proxy
+        if proxy.kind != .environment { request.proxy = proxy }
+        if let socket = unixSocketPath ?? configuration.unixSocket { request.unixSocketPath = socket }
         if let error = request.callerValueError { throw error }
         let encoder = self.encoder ?? configuration.encoder
         if let queryParameters {

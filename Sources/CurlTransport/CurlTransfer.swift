@@ -159,7 +159,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.completion = completion
         leavesHandleDirty = request.method != .get || request.body != .none || request.download != nil
             || request.tls != TLSOptions() || request.httpVersion != .automatic
-            || request.proxy.kind != .environment || target.unixSocketPath != nil
+            || request.hasRoute || target.unixSocketPath != nil
         head = CurlResponseHeadRecorder(capacity: CurlResponseHeadRecorder.typicalCapacity)
         if request.download == nil, request.method != .head {
             body.reserveCapacity(CurlTransfer.typicalBodyCapacity)

@@ -22,8 +22,9 @@ public struct HTTPRequest: Sendable, Hashable {
         var httpVersion: HTTPVersionPreference
         var download: DownloadOptions?
         var priority: RequestPriority
-        var proxy: Proxy
-        var unixSocketPath: String?
+        /// The proxy and the socket; `nil` for the common request (the environment's proxy,
+        /// TCP), so that it carries nothing to retain on each of its many hand-offs.
+        var route: Route?
 
         /// The method and URL only; equality still compares everything (see ``HTTPRequest/hash(into:)``).
         package func hash(into hasher: inout Hasher) {
@@ -63,6 +64,20 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// All fields as one value.
     package var fields: Fields { storage.fields }
+
+    /// Whether the request names a proxy (other than the environment's) or a Unix socket.
+    package var hasRoute: Bool { storage.fields.route != nil }
+
+    /// A request's proxy and Unix socket, when either is not the default.
+    package struct Route: Sendable, Hashable {
+        var proxy: Proxy
+        var unixSocketPath: String?
+
+        /// `nil` for the defaults (the environment's proxy, no socket).
+        static func make(proxy: Proxy, unixSocketPath: String?) -> Route? {
+            proxy.kind == .environment && unixSocketPath == nil ? nil : Route(proxy: proxy, unixSocketPath: unixSocketPath)
+        }
+    }
 
     /// Compares every field; two copies of one value compare equal without looking at them.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
@@ -144,8 +159,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The proxy. Default ``Proxy/environment``: the `http_proxy`, `https_proxy`, `all_proxy`
     /// and `no_proxy` variables apply, as in curl(1); ``Proxy/none`` ignores them.
     public var proxy: Proxy {
-        get { storage.fields.proxy }
-        set { storageForWriting.fields.proxy = newValue }
+        get { storage.fields.route?.proxy ?? .environment }
+        set { storageForWriting.fields.route = Route.make(proxy: newValue, unixSocketPath: unixSocketPath) }
     }
     /// A Unix domain socket to connect to instead of the URL's host and port (the URL still
     /// gives the `Host` header, the path and the scheme). Default `nil`: TCP. A URL of the form
@@ -153,8 +168,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// is the percent-encoded path; it is sent as `http://localhost/v1.43/info`); this
     /// property wins over it.
     public var unixSocketPath: String? {
-        get { storage.fields.unixSocketPath }
-        set { storageForWriting.fields.unixSocketPath = newValue }
+        get { storage.fields.route?.unixSocketPath }
+        set { storageForWriting.fields.route = Route.make(proxy: proxy, unixSocketPath: newValue) }
     }
 
     /// Makes a request. Every argument but the URL has the default stated on its property.
@@ -165,8 +180,8 @@ public struct HTTPRequest: Sendable, Hashable {
                 priority: RequestPriority = .normal, proxy: Proxy = .environment, unixSocketPath: String? = nil) {
         storage = Storage(Fields(url: url, method: method, headers: headers, body: body, timeouts: timeouts,
                                  maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy, tls: tls,
-                                 httpVersion: httpVersion, download: download, priority: priority, proxy: proxy,
-                                 unixSocketPath: unixSocketPath))
+                                 httpVersion: httpVersion, download: download, priority: priority,
+                                 route: Route.make(proxy: proxy, unixSocketPath: unixSocketPath)))
     }
 
     /// Makes a request from a URL string.
