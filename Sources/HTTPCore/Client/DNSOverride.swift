@@ -6,6 +6,9 @@ import Foundation
 ///
 /// The request keeps its URL: the `Host` header, TLS's server name and certificate check,
 /// cookies and the cache key still use the name; only the address connected to changes.
+/// Through a proxy the proxy resolves the origin's name (an HTTP proxy, and SOCKS5 as
+/// ``Proxy/socks5(host:port:credentials:)`` speaks it), so an override applies to the
+/// proxy's own name only.
 /// Make them with ``HTTPClient/Configuration/resolve(host:port:to:)``.
 public struct DNSOverride: Sendable, Hashable {
     /// The host name as it appears in URLs (compared without case).
