@@ -36,15 +36,6 @@ enum CurlError {
         return result + rest
     }
 
-    /// A proxy URL from the environment without its user information (`http://u:p@h:3128` is
-    /// `http://h:3128`): messages never carry a password.
-    static func withoutCredentials(_ proxyURL: String) -> String {
-        guard let at = proxyURL.lastIndex(of: "@") else { return proxyURL }
-        let schemeEnd = proxyURL.range(of: "://")?.upperBound ?? proxyURL.startIndex
-        guard at >= schemeEnd else { return proxyURL }
-        return String(proxyURL[..<schemeEnd]) + String(proxyURL[proxyURL.index(after: at)...])
-    }
-
     /// The error for `code`.
     /// - Parameters:
     ///   - responseArrived: whether bytes of a response had arrived when the code ended the

@@ -130,7 +130,9 @@ extension CurlTransfer {
                                        : ["http_proxy", "all_proxy", "ALL_PROXY"]
             for name in names {
                 if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty {
-                    return CurlError.withoutCredentials(value)
+                    // curl also takes a proxy without a scheme (`user:password@host:3128`).
+                    guard !value.contains("://") else { return CurlError.withoutURLCredentials(value) }
+                    return value.lastIndex(of: "@").map { String(value[value.index(after: $0)...]) } ?? value
                 }
             }
             return nil

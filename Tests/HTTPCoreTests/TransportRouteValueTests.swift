@@ -94,7 +94,7 @@ struct TransportRouteValueTests {
             == "Unsupported proxy scheme for 'socks6://h:1'")
         #expect(CurlError.withoutURLCredentials("a http://u:p@a/x and https://b@c?d") == "a http://a/x and https://c?d")
         #expect(CurlError.withoutURLCredentials("no URL @ here") == "no URL @ here")
-        #expect(CurlError.withoutCredentials("http://user:pw@proxy:3128") == "http://proxy:3128")
+        #expect(CurlError.withoutURLCredentials("http://user:pw@proxy:3128") == "http://proxy:3128")
     }
 
     @Test("a proxy libcurl would misread is refused before anything is sent",
