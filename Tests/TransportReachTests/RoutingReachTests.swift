@@ -72,6 +72,25 @@ struct RoutingReachTests {
         #expect(refused.kind == .unsupportedScheme, "\(refused.debugDescription)")
     }
 
+    /// Coalescing × sockets: identical GETs in flight at once over two sockets (nginx's and a
+    /// sample server's) are two servers' answers, never one shared transfer.
+    @Test func identicalGETsOverTwoSocketsAreNotShared() async throws {
+        let nginx = try await Peers.nginx
+        let directory = try temporaryDirectory("two-sockets")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.sock").path
+        let server = try SampleServer(unixSocketPath: path)
+        defer { server.stop() }
+        let url = try #require(URL(string: "http://localhost/v1.43/info"))
+        for _ in 0..<5 {
+            async let overNginx = client.result(HTTPRequest(url: url, unixSocketPath: nginx.socketPath))
+            async let overSample = client.result(HTTPRequest(url: url, unixSocketPath: path))
+            let (fromNginx, fromSample) = await (overNginx, overSample)
+            #expect(fromNginx.success?.statusCode == 404)
+            #expect(fromSample.success?.statusCode == 200)
+        }
+    }
+
     /// A socket where nothing listens is a typed connection failure, not a hang or a crash.
     @Test func aMissingSocketCannotConnect() async throws {
         let directory = try temporaryDirectory("no-socket")
