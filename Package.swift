@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "CurlTransport", targets: ["CurlTransport"]),
         .library(name: "HTTPFeatures", targets: ["HTTPFeatures"]),
+        .library(name: "Cookies", targets: ["Cookies"]),
         .library(name: "FastJSON", targets: ["FastJSON"]),
         .library(name: "SampleServer", targets: ["SampleServer"]),
         .executable(name: "sample-server", targets: ["sample-server"]),
@@ -29,6 +30,8 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // zlib for the sample server's gzip routes (a dependency of libcurl4-openssl-dev).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // libpsl, the public-suffix list for cookie domains (libpsl-dev, as libcurl uses it).
+        .systemLibrary(name: "CPSL", path: "Sources/CPSL"),
         // Pure-Swift SHA-256, shared by the cache (file names, checksums) and the sample server.
         .target(name: "Digest", swiftSettings: strict),
         .target(name: "FastJSON", swiftSettings: strict),
@@ -39,9 +42,11 @@ let package = Package(
         .target(name: "Cache", dependencies: ["HTTPCore", "Digest", "FastJSON"], swiftSettings: strict),
         // What apps build on the pipeline: decoding, the shipped hooks, retry, token refresh, redaction.
         .target(name: "HTTPFeatures", dependencies: ["HTTPCore", "FastJSON"], swiftSettings: strict),
-        .target(name: "Chain", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "FastJSON"],
+        // The cookie jar (RFC 6265), plugged into the pipeline through `CookieStorage`.
+        .target(name: "Cookies", dependencies: ["HTTPCore", "CPSL"], swiftSettings: strict),
+        .target(name: "Chain", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "Cookies", "FastJSON"],
                 swiftSettings: strict),
-        .target(name: "AFStyle", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "FastJSON"],
+        .target(name: "AFStyle", dependencies: ["HTTPCore", "CurlTransport", "Cache", "HTTPFeatures", "Cookies", "FastJSON"],
                 swiftSettings: strict),
         .target(name: "SampleServer", dependencies: ["Digest", "CZlib"], swiftSettings: strict),
         .executableTarget(name: "sample-server", dependencies: ["SampleServer"], swiftSettings: strict),
@@ -68,6 +73,7 @@ let package = Package(
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "SampleServerTests", dependencies: ["SampleServer", "Digest"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["TestSupport", "HTTPCore", "CurlTransport", "HTTPFeatures", "Cache", "SampleServer", "Digest"]),
+        .testTarget(name: "CookiesTests", dependencies: ["TestSupport", "Cookies", "HTTPCore"]),
         .testTarget(name: "FastJSONTests", dependencies: ["TestSupport", "FastJSON"]),
         .testTarget(name: "CacheTests", dependencies: ["TestSupport", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer"]),
         .testTarget(name: "ChainTests", dependencies: ["TestSupport", "Chain", "SampleServer"]),

@@ -25,6 +25,8 @@ public struct HTTPRequest: Sendable, Hashable {
         /// The proxy and the socket; `nil` for the common request (the environment's proxy,
         /// TCP), so that it carries nothing to retain on each of its many hand-offs.
         var route: Route?
+        /// Credentials for the origin's challenge; `nil` (the default) for none.
+        var authentication: Authentication?
 
         /// The method and URL only; equality still compares everything (see ``HTTPRequest/hash(into:)``).
         package func hash(into hasher: inout Hasher) {
@@ -172,6 +174,15 @@ public struct HTTPRequest: Sendable, Hashable {
         set { storageForWriting.fields.route = Route.make(proxy: proxy, unixSocketPath: newValue) }
     }
 
+    /// Credentials for the origin's authentication challenge (Basic, Digest, NTLM, Negotiate,
+    /// or whichever the server offers), answered by libcurl. Default `nil`: none (an
+    /// `Authorization` header set by hand is sent as it is). Dropped on a redirect to another
+    /// origin; see ``Authentication``.
+    public var authentication: Authentication? {
+        get { storage.fields.authentication }
+        set { storageForWriting.fields.authentication = newValue }
+    }
+
     /// Makes a request. Every argument but the URL has the default stated on its property.
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none,
                 timeouts: Timeouts = Timeouts(), maximumResponseSize: Int64 = 100 * 1024 * 1024,
@@ -181,7 +192,7 @@ public struct HTTPRequest: Sendable, Hashable {
         storage = Storage(Fields(url: url, method: method, headers: headers, body: body, timeouts: timeouts,
                                  maximumResponseSize: maximumResponseSize, redirectPolicy: redirectPolicy, tls: tls,
                                  httpVersion: httpVersion, download: download, priority: priority,
-                                 route: Route.make(proxy: proxy, unixSocketPath: unixSocketPath)))
+                                 route: Route.make(proxy: proxy, unixSocketPath: unixSocketPath), authentication: nil))
     }
 
     /// Makes a request from a URL string.
