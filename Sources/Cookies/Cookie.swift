@@ -21,7 +21,7 @@ public struct Cookie: Sendable, Hashable {
     public var name: String
     /// The cookie's value, exactly as the server sent it (quotes included).
     public var value: String
-    /// The domain it belongs to: lowercased, without a leading dot.
+    /// The domain it belongs to: lowercased, without a leading or trailing dot.
     public var domain: String
     /// The path it is scoped to; starts with `/`. Defaults to `/`.
     public var path: String
@@ -42,8 +42,8 @@ public struct Cookie: Sendable, Hashable {
     public var creationDate: Date
 
     /// A cookie with the given fields; by default host-only, for path `/`, a session cookie,
-    /// neither Secure nor HttpOnly, without SameSite. `domain` is lowercased and a leading dot
-    /// is dropped; ``creationDate`` is the current time.
+    /// neither Secure nor HttpOnly, without SameSite. `domain` is lowercased and a leading or
+    /// trailing dot is dropped; ``creationDate`` is the current time.
     public init(name: String, value: String, domain: String, path: String = "/", expires: Date? = nil,
                 isSecure: Bool = false, isHTTPOnly: Bool = false, sameSite: SameSite? = nil,
                 isHostOnly: Bool = true) {

@@ -40,6 +40,19 @@ import Testing
         }
     }
 
+    @Test func saveNarrowsAWiderModeTo0600() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cookies.json")
+            try Data("{\"version\": 1, \"cookies\": []}".utf8).write(to: file)
+            #expect(chmod(file.path, 0o644) == 0)
+            let jar = CookieJar(fileURL: file, clock: clock.reading)
+            #expect(jar.loadError == nil)
+            try jar.receive("a=1; Max-Age=60", from: "https://example.com/")
+            try jar.flush()
+            #expect(try mode(of: file) == 0o600)
+        }
+    }
+
     @Test func sessionCookiesArePersistedOnlyWhenAsked() throws {
         try withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cookies.json")
