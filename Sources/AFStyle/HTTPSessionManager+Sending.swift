@@ -36,11 +36,12 @@ extension HTTPSessionManager {
         if configuration.proxy.kind != .environment { request.proxy = configuration.proxy }
         if let socket = configuration.unixSocketPath { request.unixSocketPath = socket }
         let task = SessionTask(originalRequest: request, progressDirection: progressDirection)
+        if let redirection = configuration.redirection { request.redirectPolicy = Self.redirectPolicy(redirection, task: task) }
         register(task)
         let options = CallOptions(queue: queue, progress: { report in
             task.record(report)
             if report.direction == progressDirection { progress?(report) }
-        }, cache: cache, interceptors: configuration.interceptors, origin: "AFStyle")
+        }, cache: cache, cookies: configuration.cookieJar, interceptors: configuration.interceptors, origin: "AFStyle")
         let coreTask = client.perform(request, plan: plan, options: options) { [self] delivery in
             task.record(response: delivery.response, request: delivery.request, error: delivery.error,
                         isFinal: delivery.isFinal)

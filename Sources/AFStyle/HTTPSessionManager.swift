@@ -34,6 +34,8 @@ public final class HTTPSessionManager: Sendable {
         var responseSerializer = HTTPResponseSerializer.json
         var completionQueue: DispatchQueue?
         var interceptors: [any RequestInterceptor] = []
+        var redirection: RedirectionBlock?
+        var cookieJar: CookieJar? = CookieJar.shared
         var tls = TLSOptions()
         var proxy = Proxy.environment
         var unixSocketPath: String?
@@ -229,7 +231,7 @@ public final class HTTPSessionManager: Sendable {
     /// A consistent copy of the settings.
     var configuration: Configuration { state.withLock { $0.configuration } }
 
-    private func update(_ change: (inout Configuration) -> Void) {
+    func update(_ change: (inout Configuration) -> Void) {
         state.withLock { state in
             change(&state.configuration)
             state.configuration.generation += 1

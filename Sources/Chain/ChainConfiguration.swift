@@ -73,6 +73,12 @@ public struct ChainConfiguration: Sendable {
     /// Whether requests answer from sample data instead of the network (Moya's stub
     /// closure). Default ``StubBehavior/never``.
     public var stubBehavior: StubBehavior
+    /// The cookie jar every request sends cookies from and stores `Set-Cookie` fields in (each
+    /// redirect hop and retry included). Default ``CookieJar/shared``, the process's in-memory
+    /// jar that AFStyle's ``HTTPSessionManager/shared`` uses too, as URLSession's shared cookie
+    /// storage; `nil` sends and stores no cookies. A `Cookie` field set by hand is sent as it
+    /// is, with the jar's other cookies after it.
+    public var cookieJar: CookieJar? = CookieJar.shared
     /// TLS settings of requests that do not set their own (``Request/tls(_:)``): a CA file, a
     /// pinned public key, a client certificate. Default `TLSOptions()`: the peer and host name
     /// are verified against the system CA store.

@@ -55,6 +55,7 @@ extension Request {
                                   usesGlobalHooks: usesGlobalHooks,
                                   interceptors: configuration.interceptors + interceptors,
                                   origin: "Chain")
+        options.cookies = configuration.cookieJar
         do throws(NetworkError) {
             let request = try makeHTTPRequest(configuration: configuration)
             if let policy = cachePolicy ?? configuration.cachePolicy {

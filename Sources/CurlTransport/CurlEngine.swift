@@ -324,15 +324,6 @@ final class CurlEngine: @unchecked Sendable {
                   let privatePointer else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
             if transfer.restartsOnFreshConnection, restart(transfer, handle: handle) { continue }
-            if let finishedHost = transfer.prepareRedirect(after: code) {
-                // The transfer now carries the redirect's next hop: it starts again on a clean
-                // handle (and behind the per-host cap of its new host), same completion and task.
-                removeFromMulti(handle)
-                recycle(transfer.cleanUp(), isDirty: true, keepsLargeBuffer: transfer.request.download != nil)
-                didEnd(onHost: finishedHost)
-                start(transfer)
-                continue
-            }
             let result = transfer.result(for: code)
             if let hsts, transfer.target.isHTTPS || transfer.mayBeUpgradedToTLS, transfer.headerValue("Strict-Transport-Security") != nil, let share {
                 hsts.saveIfChanged(share: share)

@@ -11,10 +11,11 @@ import Glibc
 
 extension CurlTransfer {
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        // The body of a redirect the engine will follow belongs to no one (libcurl's own
-        // following skipped it too): it is neither kept nor counted against the limit.
+        // The body of a redirect the pipeline will follow belongs to no one (libcurl's own
+        // following skipped it too): it is neither kept nor counted against the limit. A
+        // custom handler may stop and deliver the redirect, so its body is kept.
         if isDiscardingBody { return bytes.count }
-        if receivedBytes == 0, RedirectRule.follows(head.statusCode), case .follow = request.redirectPolicy,
+        if receivedBytes == 0, RedirectPolicy.follows(head.statusCode), case .follow = request.redirectPolicy,
            headerValue("Location") != nil {
             isDiscardingBody = true
             return bytes.count

@@ -94,8 +94,8 @@ extension CurlTransfer {
         return true
     }
 
-    /// Forgets the pre-request callback's counts, for a new perform of this transfer (a fresh
-    /// connection, or a redirect's next hop): libcurl's own counts start over with it.
+    /// Forgets the pre-request callback's counts, for a new perform of this transfer on a fresh
+    /// connection: libcurl's own counts start over with it.
     func startSendCountsOver() {
         sends = 0
         resends = 0

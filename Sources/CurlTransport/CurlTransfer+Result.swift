@@ -140,14 +140,12 @@ extension CurlTransfer {
     }
 
     func partialResponse() -> HTTPResponse {
-        // The hops before this one (redirects the engine followed) count into `redirect`,
-        // `total` and `newConnections`; the phases are this hop's, as libcurl reported them.
+        // One hop: the pipeline adds the earlier hops of a redirect chain to `redirect`,
+        // `total` and `newConnections`.
         let timings = TransferTimings(
             nameLookup: seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: seconds(CURLINFO_CONNECT_TIME_T),
             tlsHandshake: seconds(CURLINFO_APPCONNECT_TIME_T), preTransfer: seconds(CURLINFO_PRETRANSFER_TIME_T),
-            firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T), redirect: earlierHopsTime,
-            total: earlierHopsTime + seconds(CURLINFO_TOTAL_TIME_T),
-            newConnections: earlierHopsConnections + longInfo(CURLINFO_NUM_CONNECTS), redirectCount: redirectCount)
+            firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T), total: seconds(CURLINFO_TOTAL_TIME_T), newConnections: longInfo(CURLINFO_NUM_CONNECTS))
         // The status line names the version (libcurl writes "HTTP/2 200" and "HTTP/3 200" for
         // those protocols); libcurl's own answer is asked for only when it does not.
         let version = head.httpVersion != .unknown ? head.httpVersion : reportedVersion()

@@ -74,13 +74,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// The partial file's validator (its response's strong `ETag`, else `Last-Modified`), sent
     /// as `If-Range` with the `Range` of a resumed download; `nil` when none was stored.
     @exclusivity(unchecked) var resumeValidator: String?
-    /// A failure decided by the transfer itself (too many redirects, a resumed range that does
-    /// not fit the partial file); ``result(for:)`` delivers it whatever libcurl's code says.
+    /// A failure decided by the transfer itself (a resumed range that does not fit the partial
+    /// file); ``result(for:)`` delivers it whatever libcurl's code says.
     @exclusivity(unchecked) var failure: NetworkError?
-    /// Redirects followed so far, and the total time and new connections of those hops.
-    @exclusivity(unchecked) var redirectCount = 0
-    @exclusivity(unchecked) var earlierHopsTime: TimeInterval = 0
-    @exclusivity(unchecked) var earlierHopsConnections = 0
     @exclusivity(unchecked) var isFinished = false
     /// The last progress sent per direction (bytes, uptime in ns); `nil` before the first.
     @exclusivity(unchecked) var lastDownloadReport: (bytes: Int64, time: UInt64)?

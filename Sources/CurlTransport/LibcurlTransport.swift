@@ -50,6 +50,14 @@ final class LibcurlTransport: Transport {
         engine.add(transfer)
     }
 
+    package func redirectRequest(after response: HTTPResponse, of request: HTTPRequest) throws(NetworkError) -> HTTPRequest {
+        do throws(NetworkError) {
+            return try RedirectRule.nextHop(after: response, of: request)
+        } catch {
+            throw NetworkError(error.kind, error.message, response: response)
+        }
+    }
+
     package func isCallbackQueue(_ queue: DispatchQueue) -> Bool { engine.scheduler.isCallbackQueue(queue) }
 
     package func makeCallbackQueue(label: String) -> DispatchQueue { engine.scheduler.makeCallbackQueue(label: label) }

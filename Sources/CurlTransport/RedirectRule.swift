@@ -5,24 +5,58 @@ import HTTPCore
 /// What the next hop of a redirect sends: a pure function of the request that got the redirect,
 /// its status and its `Location`.
 ///
-/// The engine follows redirects itself (libcurl's `CURLOPT_FOLLOWLOCATION` is off), because
-/// libcurl keeps a custom method (`CURLOPT_CUSTOMREQUEST`) on every hop: a `DELETE` stayed a
-/// `DELETE` after a 303, and a `PUT` arrived with an empty body. The rules, as RFC 9110 §15.4,
+/// The pipeline follows redirects itself, one hop per transfer (libcurl's
+/// `CURLOPT_FOLLOWLOCATION` is never on), because libcurl keeps a custom method
+/// (`CURLOPT_CUSTOMREQUEST`) on every hop: a `DELETE` stayed a `DELETE` after a 303, and a
+/// `PUT` arrived with an empty body. This transport only works out each next request
+/// (``Transport/redirectRequest(after:of:)``), resolving `Location` with libcurl's URL parser
+/// as libcurl's own following did. The rules, as RFC 9110 §15.4,
 /// the Fetch standard, browsers and curl(1):
 /// - 303: `GET` (a `HEAD` stays `HEAD`), without the body.
 /// - 301 and 302: a `POST` becomes a `GET` without its body; every other method keeps its method and body.
 /// - 307 and 308: method and body unchanged.
 /// A dropped body takes its header fields with it (`Content-*`, `Transfer-Encoding`, `Expect`).
 /// A hop to another origin (scheme, host or port) drops the credentials (`Authorization`,
-/// `Cookie`, `Proxy-Authorization`, the URL's user information), and they stay dropped for the
-/// rest of the chain (libcurl compared each hop with the first host only, so a chain that came
-/// back got them again). Every hop sends the previous URL, without user information and
+/// `Cookie`, `Proxy-Authorization`, the request's authentication, the URL's user information),
+/// and they stay dropped for the rest of the chain (``HTTPRequest/withholdsCredentials``;
+/// libcurl compared each hop with the first host only, so a chain that came back got them again). Every hop sends the previous URL, without user information and
 /// fragment, as `Referer` (libcurl's `CURLOPT_AUTOREFERER`) — except from `https` to `http`.
 package enum RedirectRule {
-    /// Whether `status` is a redirect that is followed: 301, 302, 303, 307 and 308. Other 3xx
-    /// (300, 304, 305) are delivered as they are, as the Fetch standard does.
-    package static func follows(_ status: Int) -> Bool {
-        status == 301 || status == 302 || status == 303 || status == 307 || status == 308
+    /// The request of the hop after `response`, a followed redirect of `request`: its
+    /// `Location` resolved against the URL sent (`http://localhost/…` for a Unix socket), the
+    /// socket kept only for a hop to the same host, and never a `+unix` URL a server names.
+    /// - Throws: ``NetworkError/Kind/invalidResponse`` without a usable `Location`,
+    ///   ``NetworkError/Kind/unsupportedScheme`` for a scheme that is not sent.
+    package static func nextHop(after response: HTTPResponse, of request: HTTPRequest) throws(NetworkError) -> HTTPRequest {
+        guard let location = response.headers["Location"] else {
+            throw NetworkError(.invalidResponse, "the \(response.statusCode) redirect has no Location")
+        }
+        var current = request
+        // The socket from the request or its `http+unix:` URL.
+        let sent = try TransferTarget(url: request.url, unixSocketPath: request.unixSocketPath)
+        let socket = sent.unixSocketPath
+        if socket != nil, let url = URL(string: sent.urlString) {
+            // libcurl's URL parser knows no `+unix` scheme: the `Location` is resolved against
+            // the URL libcurl was given (`http://localhost/…`).
+            current.url = url
+        }
+        // A server must not be able to send a request into a local socket (a daemon's API).
+        let trimmed = location.drop { $0 == " " || $0 == "\t" }.lowercased()
+        if trimmed.hasPrefix("http+unix:") || trimmed.hasPrefix("https+unix:") {
+            throw NetworkError(.unsupportedScheme, "a redirect may not name a Unix socket: \(location.prefix(80))")
+        }
+        var next = try nextRequest(after: response.statusCode, location: location, from: current)
+        if let scheme = next.url.scheme?.lowercased(), scheme.hasSuffix("+unix") {
+            throw NetworkError(.unsupportedScheme, "a redirect may not name a Unix socket: \(scheme)://")
+        }
+        let plainNext = try TransferTarget(url: next.url)
+        // The socket stands for the URL's host: a hop to another origin leaves it.
+        if let socket, try TransferTarget(url: current.url).hostKey == plainNext.hostKey {
+            next.unixSocketPath = socket
+        } else {
+            next.unixSocketPath = nil
+        }
+        return next
     }
 
     /// The method of the hop after a `status` redirect of a `method` request, and whether it
@@ -53,6 +87,8 @@ package enum RedirectRule {
         }
         if resolved.crossesOrigin {
             for name in ["Authorization", "Cookie", "Proxy-Authorization"] { next.headers.remove(name: name) }
+            next.authentication = nil
+            next.withholdsCredentials = true
         }
         next.headers.remove(name: "Referer")
         if let referer = referer(from: request.url, to: resolved.url) { next.headers.add(name: "Referer", value: referer) }

@@ -76,13 +76,13 @@ struct CallStateMachineTests {
         var expectedState: Machine.State {
             switch self {
             case .idle: .idle
-            case .adapting: .adapting(isRetry: false)
+            case .adapting: .adapting(isFirstSend: true)
             case .cacheStep: .cacheStep
             case .transferring: .transferring(original)
             case .stubbing: .stubbing(original)
             case .askingRetriers: .askingRetriers(adapted, lost)
             case .waitingToRetry: .waitingToRetry
-            case .readapting: .adapting(isRetry: true)
+            case .readapting: .adapting(isFirstSend: false)
             case .handedToCache: .handedToCache
             case .finished: .finished
             }
@@ -104,7 +104,7 @@ struct CallStateMachineTests {
     func startAdapts() {
         var machine = Self.machine(interceptors: 2)
         #expect(machine.handle(.start) == .runAdapters(Self.original))
-        #expect(machine.state == .adapting(isRetry: false))
+        #expect(machine.state == .adapting(isFirstSend: true))
         #expect(machine.handle(.adapted(Self.adapted)) == .startTransfer(Self.adapted))
         #expect(machine.handle(.transferFinished(Self.ok)) == .askRetriers(Self.adapted, result: Self.ok, attempts: AttemptContext()))
         #expect(machine.handle(.retryDecided(.doNotRetry, by: 2)) == Self.finalDelivery(Self.ok))
@@ -145,7 +145,7 @@ struct CallStateMachineTests {
         #expect(machine.handle(.retryDecided(.retry(after: 2), by: 1)) == .scheduleRetry(after: 2))
         #expect(machine.state == .waitingToRetry)
         #expect(machine.handle(.retryTimerFired) == .runAdapters(Self.original))
-        #expect(machine.state == .adapting(isRetry: true))
+        #expect(machine.state == .adapting(isFirstSend: false))
         #expect(machine.handle(.adapted(Self.readapted)) == .startTransfer(Self.readapted))
         var attempts = AttemptContext()
         attempts.attempt = 2

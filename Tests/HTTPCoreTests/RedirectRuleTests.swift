@@ -29,7 +29,7 @@ struct RedirectRuleTests {
     }
 
     @Test func onlyTheFiveRedirectStatusesAreFollowed() {
-        #expect((300...399).filter(RedirectRule.follows) == [301, 302, 303, 307, 308])
+        #expect((300...399).filter(RedirectPolicy.follows) == [301, 302, 303, 307, 308])
     }
 
     @Test("a dropped body takes its header fields; other fields stay")

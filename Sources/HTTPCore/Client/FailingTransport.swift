@@ -18,6 +18,12 @@ package struct FailingTransport: Transport {
         queue.async { completion(.failure(error)) }
     }
 
+    package func redirectRequest(after response: HTTPResponse, of request: HTTPRequest) throws(NetworkError) -> HTTPRequest {
+        var error = error
+        error.response = response
+        throw error
+    }
+
     package func isCallbackQueue(_ queue: DispatchQueue) -> Bool { false }
 
     package func makeCallbackQueue(label: String) -> DispatchQueue { DispatchQueue(label: label) }

@@ -17,6 +17,14 @@ package protocol Transport: Sendable {
                coalesces: Bool, progress: (@Sendable (TransferProgress) -> Void)?,
                completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void)
 
+    /// The request of the hop after `response`, a redirect of `request` that the pipeline
+    /// follows: its `Location` resolved as the transport resolves URLs, with the method, body,
+    /// credential and `Referer` rules of ``RedirectPolicy``. Runs on the call's queue.
+    /// - Throws: ``NetworkError/Kind/invalidResponse`` for a `Location` that is no URL,
+    ///   ``NetworkError/Kind/unsupportedScheme`` for a scheme the transport does not send (a
+    ///   Unix socket included), with `response` attached.
+    func redirectRequest(after response: HTTPResponse, of request: HTTPRequest) throws(NetworkError) -> HTTPRequest
+
     /// Whether `queue` is a serial callback queue of the library's that this transport's
     /// hand-off is tuned for, whose blocks the pipeline may run in place instead of on a queue
     /// of the call's own; always `false` with ``DeliveryTuning/off``.

@@ -10,6 +10,10 @@ public struct CallOptions: Sendable {
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// The cache step with its policy, or `nil` (default) to go straight to the network.
     public var cache: (any CacheStep)?
+    /// The cookie jar: asked for the `Cookie` field of every request sent (each hop and retry),
+    /// given the `Set-Cookie` fields of every response. Default `nil`: no cookies sent or
+    /// stored (the front ends set `CookieJar.shared` unless told otherwise).
+    public var cookies: (any CookieStorage)?
     /// Hooks for this call only, called after the global ones. Default none.
     public var hooks: [any HTTPHook]
     /// Whether the global ``Hooks/shared`` hooks see this call. Default `true`.
@@ -26,12 +30,13 @@ public struct CallOptions: Sendable {
 
     /// Makes options; every argument has the default stated on its property.
     public init(queue: DispatchQueue? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
-                cache: (any CacheStep)? = nil, hooks: [any HTTPHook] = [], usesGlobalHooks: Bool = true,
+                cache: (any CacheStep)? = nil, cookies: (any CookieStorage)? = nil, hooks: [any HTTPHook] = [], usesGlobalHooks: Bool = true,
                 interceptors: [any RequestInterceptor] = [], origin: String = "HTTPCore", stub: Stub? = nil,
                 coalescesIdenticalRequests: Bool = true) {
         self.queue = queue
         self.progress = progress
         self.cache = cache
+        self.cookies = cookies
         self.hooks = hooks
         self.usesGlobalHooks = usesGlobalHooks
         self.interceptors = interceptors

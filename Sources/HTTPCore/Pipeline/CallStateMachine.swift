@@ -6,13 +6,20 @@ import Foundation
 /// outcomes back as events.
 ///
 ///     idle ─start─▶ adapting ─adapted─▶ [cacheStep ─networkRequested─▶] transferring | stubbing
+///     transferring ─transferFinished(a followed 3xx)─▶ redirecting ─redirectDecided(next)─▶
+///         adapting (the hop) ─adapted─▶ transferring …
 ///     transferring ─transferFinished─▶ askingRetriers ─retryDecided(retry)─▶ waitingToRetry
 ///     waitingToRetry ─retryTimerFired─▶ adapting (again) ─adapted─▶ transferring …
 ///     the network's end ─▶ handedToCache (with a cache step) | finished (a final delivery)
 ///     cacheStep / handedToCache ─cacheDelivered(final)─▶ finished
 ///
 /// A request that could not be built starts straight into a final delivery of its error (the
-/// hooks still see it); a stub answers the transfer step instead of the transport. Whatever
+/// hooks still see it); a stub answers the transfer step instead of the transport. A redirect
+/// the request's ``RedirectPolicy`` follows is a loop inside the network step: each hop is
+/// adapted and sent like an attempt, the hops are counted against the policy's maximum, and
+/// the attempt's result (what the retriers and the cache step see) is the last hop's, with
+/// the hops in ``HTTPResponse/redirects`` and their times in its timings. A retry starts the
+/// chain again from the first request. Whatever
 /// comes in a state that does not expect it is answered with ``Action/ignore`` — a second
 /// answer of an interceptor, a timer that fires after a cancel, anything after the final
 /// delivery — so the caller's closure runs exactly once (twice for a `.fileFirst` hit).
@@ -35,14 +42,18 @@ package struct CallStateMachine: Sendable {
     package enum State: Sendable, Hashable {
         /// Not started.
         case idle
-        /// The interceptors adapt the request: before the first attempt, or before a retry.
-        case adapting(isRetry: Bool)
+        /// The interceptors adapt the request: before the first send (`isFirstSend`, which
+        /// goes on to the cache step), or before a retry or a redirect hop (straight to the transfer).
+        case adapting(isFirstSend: Bool)
         /// The cache step holds the call (a lookup) and has not asked for the network.
         case cacheStep
         /// The transport carries the request.
         case transferring(HTTPRequest)
         /// The stub's answer is awaited.
         case stubbing(HTTPRequest)
+        /// The pipeline works out the next hop of the redirect `response` to `request`.
+        /// Boxed, as ``askingRetriers``.
+        indirect case redirecting(HTTPRequest, HTTPResponse)
         /// The interceptors decide about a retry of `result`. Boxed: only calls with
         /// interceptors get here, and inline the result would make every state (and every
         /// copy of the machine) hundreds of bytes wide.
@@ -67,6 +78,12 @@ package struct CallStateMachine: Sendable {
         case networkRequested(HTTPRequest)
         /// The transfer (or the stub) answered.
         case transferFinished(Result<HTTPResponse, NetworkError>)
+        /// The pipeline worked out the redirect's next hop: the request to send, or `nil` when
+        /// a handler stopped (the redirect response is the attempt's result).
+        case redirectDecided(next: HTTPRequest?)
+        /// The redirect's next hop could not be made (a `Location` that is no URL, a scheme
+        /// that is not followed): the attempt fails with this error.
+        case redirectFailed(NetworkError)
         /// The interceptor at `index` decided (`.doNotRetry` when none wanted a retry).
         case retryDecided(RetryDecision, by: Int)
         /// A retry's delay is over.
@@ -89,6 +106,9 @@ package struct CallStateMachine: Sendable {
         case startTransfer(HTTPRequest)
         /// Answer the transfer step with the stub (and tell the hooks it is sent).
         case answerFromStub(HTTPRequest)
+        /// Work out the next hop after the redirect `response` to `request` (the policy's
+        /// handler included), then report ``Event/redirectDecided(next:)`` or ``Event/redirectFailed(_:)``.
+        case followRedirect(HTTPRequest, response: HTTPResponse, history: [HTTPRedirect])
         /// Ask the interceptors in order about a retry of `result`.
         case askRetriers(HTTPRequest, result: Result<HTTPResponse, NetworkError>, attempts: AttemptContext)
         /// Wait `seconds`, then report ``Event/retryTimerFired``.
@@ -120,6 +140,10 @@ package struct CallStateMachine: Sendable {
     private var isNetworkForCache = false
     /// Why the call was stopped during a transfer, for the transfer's result.
     private var stopError: NetworkError?
+    /// The redirects followed in this attempt, oldest first, and what those hops cost.
+    package private(set) var hops: [HTTPRedirect] = []
+    private var hopsTime: TimeInterval = 0
+    private var hopsConnections = 0
 
     /// Makes the machine of one call.
     package init(request: HTTPRequest, interceptorCount: Int, usesCache: Bool, answer: Answer) {
@@ -138,6 +162,8 @@ package struct CallStateMachine: Sendable {
         case .adaptFailed(let error): adaptFailed(error)
         case .networkRequested(let request): networkRequested(request)
         case .transferFinished(let result): transferFinished(result)
+        case .redirectDecided(let next): redirectDecided(next)
+        case .redirectFailed(let error): redirectFailed(error)
         case .retryDecided(let decision, let index): retryDecided(decision, by: index)
         case .retryTimerFired: retryTimerFired()
         case .cacheDelivered(let result, let isFinal): cacheDelivered(result, isFinal: isFinal)
@@ -149,15 +175,15 @@ package struct CallStateMachine: Sendable {
         guard state == .idle else { return .ignore }
         if case .unbuildable(let error) = answer { return finish(.failure(error)) }
         if interceptorCount > 0 {
-            state = .adapting(isRetry: false)
+            state = .adapting(isFirstSend: true)
             return .runAdapters(original)
         }
         return afterAdapting(original)
     }
 
     private mutating func adapted(_ request: HTTPRequest) -> Action {
-        guard case .adapting(let isRetry) = state else { return .ignore }
-        if isRetry { return beginTransfer(request) }
+        guard case .adapting(let isFirstSend) = state else { return .ignore }
+        guard isFirstSend else { return beginTransfer(request) }
         return afterAdapting(request)
     }
 
@@ -169,8 +195,8 @@ package struct CallStateMachine: Sendable {
     }
 
     private mutating func adaptFailed(_ error: NetworkError) -> Action {
-        guard case .adapting(let isRetry) = state else { return .ignore }
-        return isRetry ? networkEnded(.failure(error)) : finish(.failure(error))
+        guard case .adapting(let isFirstSend) = state else { return .ignore }
+        return isFirstSend ? finish(.failure(error)) : attemptEnded(.failure(error))
     }
 
     private mutating func networkRequested(_ request: HTTPRequest) -> Action {
@@ -201,16 +227,72 @@ package struct CallStateMachine: Sendable {
         case .transferring(let sending), .stubbing(let sending): request = sending
         default: return .ignore
         }
-        var result = result
         if let stopError {
-            if case .failure = result { result = .failure(stopError) }
-            return networkEnded(result)
+            guard case .failure = result else { return networkEnded(withHops(result)) }
+            return networkEnded(withHops(.failure(stopError)))
         }
+        if case .success(let response) = result, let maximum = request.redirectPolicy.maximumHops,
+           RedirectPolicy.follows(response.statusCode), response.headers.contains("Location") {
+            guard hops.count < maximum else {
+                let error = NetworkError(.tooManyRedirects, "more redirects than allowed (\(max(0, maximum)))",
+                                         response: response)
+                return attemptEnded(.failure(error), by: request)
+            }
+            state = .redirecting(request, response)
+            return .followRedirect(request, response: response, history: hops)
+        }
+        return attemptEnded(result, by: request)
+    }
+
+    private mutating func redirectDecided(_ next: HTTPRequest?) -> Action {
+        guard case .redirecting(let request, let response) = state else { return .ignore }
+        guard let next else { return attemptEnded(.success(response), by: request) }
+        hops.append(HTTPRedirect(url: response.url, statusCode: response.statusCode))
+        hopsTime += response.timings.total
+        hopsConnections += response.timings.newConnections
+        guard interceptorCount > 0 else { return beginTransfer(next) }
+        state = .adapting(isFirstSend: false)
+        return .runAdapters(next)
+    }
+
+    private mutating func redirectFailed(_ error: NetworkError) -> Action {
+        guard case .redirecting(let request, _) = state else { return .ignore }
+        return attemptEnded(.failure(error), by: request)
+    }
+
+    /// An attempt's transfers are over (its redirects followed): the retriers decide, when
+    /// there are any; `request` is the last hop's (`nil`: an adaptation before a hop failed).
+    private mutating func attemptEnded(_ result: Result<HTTPResponse, NetworkError>,
+                                       by request: HTTPRequest? = nil) -> Action {
+        let result = withHops(result)
         // A cancelled transfer is never retried: the caller asked for the end.
-        if interceptorCount == 0 { return networkEnded(result) }
+        guard interceptorCount > 0, let request else { return networkEnded(result) }
         if case .failure(let error) = result, error.kind == .cancelled { return networkEnded(result) }
         state = .askingRetriers(request, result)
         return .askRetriers(request, result: result, attempts: attempts)
+    }
+
+    /// `result` with the attempt's redirects: in the response's ``HTTPResponse/redirects``, and
+    /// their times in its timings (`redirect` sums the earlier hops, `total` adds them, the
+    /// phases are the last hop's, as libcurl reports a chain it follows).
+    private func withHops(_ result: Result<HTTPResponse, NetworkError>) -> Result<HTTPResponse, NetworkError> {
+        guard !hops.isEmpty else { return result }
+        func merged(_ response: HTTPResponse) -> HTTPResponse {
+            var response = response
+            response.redirects = hops
+            response.timings.redirect += hopsTime
+            response.timings.total += hopsTime
+            response.timings.newConnections += hopsConnections
+            response.timings.redirectCount = hops.count
+            return response
+        }
+        switch result {
+        case .success(let response):
+            return .success(merged(response))
+        case .failure(var error):
+            if let response = error.response { error.response = merged(response) }
+            return .failure(error)
+        }
     }
 
     private mutating func retryDecided(_ decision: RetryDecision, by index: Int) -> Action {
@@ -236,7 +318,11 @@ package struct CallStateMachine: Sendable {
     }
 
     private mutating func retryTimerFiredNow() -> Action {
-        state = .adapting(isRetry: true)
+        // A retry starts a redirect chain again from the first request.
+        hops = []
+        hopsTime = 0
+        hopsConnections = 0
+        state = .adapting(isFirstSend: false)
         return .runAdapters(original)
     }
 
@@ -260,7 +346,7 @@ package struct CallStateMachine: Sendable {
         case .transferring:
             stopError = error
             return .cancelTransfer
-        case .idle, .adapting, .cacheStep, .stubbing, .askingRetriers, .waitingToRetry, .handedToCache:
+        case .idle, .adapting, .cacheStep, .stubbing, .redirecting, .askingRetriers, .waitingToRetry, .handedToCache:
             // A wait ends at once: whatever it waited for is ignored when it comes.
             stopError = error
             return finish(.failure(error))

@@ -16,3 +16,24 @@ public protocol CookieStorage: Sendable {
     /// fields in the order they came; a field the jar refuses is ignored, as RFC 6265 says.
     func storeCookies(fromSetCookie values: [String], for url: URL)
 }
+
+extension HTTPRequest {
+    /// The request with the jar's cookies for its URL in its `Cookie` field, after those the
+    /// field already has (a cookie set by hand wins over the jar's of the same name).
+    package func addingCookies(from jar: any CookieStorage) -> HTTPRequest {
+        guard let stored = jar.cookieHeader(for: url) else { return self }
+        var request = self
+        guard let own = request.headers["Cookie"], !own.isEmpty else {
+            request.headers["Cookie"] = stored
+            return request
+        }
+        let ownNames = Set(own.split(separator: ";").map { $0.split(separator: "=", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces) } ?? "" })
+        let added = stored.split(separator: ";").filter { pair in
+            let name = pair.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            return !ownNames.contains(name)
+        }.map { $0.trimmingCharacters(in: .whitespaces) }
+        if !added.isEmpty { request.headers["Cookie"] = ([own] + added).joined(separator: "; ") }
+        return request
+    }
+}

@@ -8,7 +8,8 @@
 ///
 /// Events of one call come in order, each returning before the next starts, on every kind of
 /// queue (a concurrent one included): ``willSend(_:)``, its ``didProgress(_:progress:)``
-/// reports, then the end event, then the call's completion.
+/// reports and ``didRedirect(_:hop:)`` for each redirect hop followed, then the end event,
+/// then the call's completion.
 ///
 /// Events are balanced: every ``willSend(_:)`` is followed by exactly one ``didFinish(_:response:)``
 /// or ``didFail(_:error:)`` for the same ``HookContext/id``, also on cancel and timeout. A
@@ -19,6 +20,10 @@ public protocol HTTPHook: Sendable {
     func willSend(_ context: HookContext)
     /// Upload or download progress of the request's transfer (throttled, monotonic).
     func didProgress(_ context: HookContext, progress: TransferProgress)
+    /// A redirect is followed: `hop` holds the redirect response, the request of the next hop
+    /// as it will be adapted and sent, and the hops before it. Between ``willSend(_:)`` and the
+    /// end event, with the same context.
+    func didRedirect(_ context: HookContext, hop: RedirectHop)
     /// The request succeeded: the response passed validation and decoding.
     /// `response.source` says whether it came from the network or the cache; `response.timings`
     /// holds libcurl's timings.
@@ -35,6 +40,8 @@ extension HTTPHook {
     public func willSend(_ context: HookContext) {}
     /// Does nothing.
     public func didProgress(_ context: HookContext, progress: TransferProgress) {}
+    /// Does nothing.
+    public func didRedirect(_ context: HookContext, hop: RedirectHop) {}
     /// Does nothing.
     public func didFinish(_ context: HookContext, response: HTTPResponse) {}
     /// Does nothing.

@@ -14,6 +14,9 @@ import Synchronization
 ///     cache step: lookup, store          the store's serial queue
 ///     transfer                           the transport (libcurl's loop thread); its
 ///                                        completion on the call's queue
+///     redirect: next hop, handler         the call's queue
+///     cookie jar: lookup, store          the thread of the step before a send; the
+///                                        transfer's completion
 ///     stub's answer, retry delay         a global queue, after the delay
 ///     validate (once) and decode         the call's queue
 ///     hooks: willSend, progress, end     the call's queue (progress: the transport's queue)
@@ -26,7 +29,7 @@ import Synchronization
 /// misbehaving step sends after the final delivery, so the caller's closure runs exactly once
 /// (twice for a `.fileFirst` hit).
 final class PipelineCall<Value>: Sendable {
-    private let transport: any Transport
+    let transport: any Transport
     let task: HTTPTask
     private let plan: ResponsePlan<Value>
     private let options: CallOptions
@@ -37,13 +40,14 @@ final class PipelineCall<Value>: Sendable {
     /// queue of this call that targets it — on a concurrent queue, blocks posted one by one may
     /// run in any order, or at once.
     private let queue: DispatchQueue
-    private let hooks: [any HTTPHook]
-    private let interceptors: [any RequestInterceptor]
+    let hooks: [any HTTPHook]
+    let interceptors: [any RequestInterceptor]
+    let cookies: (any CookieStorage)?
     // The value may be a non-Sendable type (`Any` from JSON); it is made on the callback
     // queue and handed to the caller there, never shared, so the closure is @Sendable only
     // in the sense that it is called from that queue.
     private let deliver: @Sendable (Delivery<Value>) -> Void
-    private let state: Mutex<PipelineCallState>
+    let state: Mutex<PipelineCallState>
     /// The machine's answer to ``CallStateMachine/Event/start``, worked out in `init` where
     /// nothing else can reach the call yet, so starting takes no lock.
     private let firstAction: CallStateMachine.Action
@@ -64,7 +68,13 @@ final class PipelineCall<Value>: Sendable {
         // A request that was never built is not adapted: there is nothing to adapt.
         let interceptors = unbuildable == nil ? joined(client.configuration.interceptors, options.interceptors) : []
         self.interceptors = interceptors
+        let cookies = unbuildable == nil ? options.cookies : nil
+        self.cookies = cookies
         self.deliver = deliver
+        // Without interceptors the jar's cookies go in here, once; with them, after their
+        // adaptation (``adapt(_:from:)``), so that a retry sends the jar's cookies of its time.
+        var request = request
+        if let cookies, interceptors.isEmpty { request = request.addingCookies(from: cookies) }
         let answer: CallStateMachine.Answer = unbuildable.map { .unbuildable($0) } ?? (options.stub == nil ? .transport : .stub)
         var machine = CallStateMachine(request: request, interceptorCount: interceptors.count,
                                        usesCache: unbuildable == nil && options.cache != nil, answer: answer)
@@ -85,7 +95,7 @@ final class PipelineCall<Value>: Sendable {
     /// Feeds one event to the machine and performs its action. `isOnQueue`: the caller runs on
     /// the call's queue (a transfer's completion block), where the delivery need not queue
     /// another block.
-    private func handle(_ event: CallStateMachine.Event, isOnQueue: Bool = false) {
+    func handle(_ event: CallStateMachine.Event, isOnQueue: Bool = false) {
         let (action, prepared) = state.withLock { state in
             let action = state.machine.handle(event)
             let prepared = state.prepare(action, hooks: hooks, origin: options.origin)
@@ -94,7 +104,7 @@ final class PipelineCall<Value>: Sendable {
         perform(action, prepared: prepared, isOnQueue: isOnQueue)
     }
 
-    private func perform(_ action: CallStateMachine.Action, prepared: PreparedAction, isOnQueue: Bool) {
+    func perform(_ action: CallStateMachine.Action, prepared: PreparedAction, isOnQueue: Bool) {
         if let context = prepared.announce {
             let hooks = self.hooks
             queue.async { hooks.forEach { $0.willSend(context) } }
@@ -112,13 +122,23 @@ final class PipelineCall<Value>: Sendable {
         case .startTransfer(let request):
             transport.start(request, task: task, queue: queue, sharingQueue: callerQueue,
                             coalesces: options.coalescesIdenticalRequests, progress: makeProgressHandler()) { [self] result in
+                storeCookies(of: result)
                 handle(.transferFinished(explained(result)), isOnQueue: true)
             }
         case .answerFromStub(let request):
             guard attachStop(request), let stub = options.stub else { return }
             let delay = stub.delay > 0 ? min(stub.delay, CallStateMachine.longestWait) : 0
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
-                handle(.transferFinished(stub.error.map { .failure($0) } ?? .success(stub.response(for: request))))
+                let result: Result<HTTPResponse, NetworkError> = stub.error.map { .failure($0) } ?? .success(stub.response(for: request))
+                storeCookies(of: result)
+                handle(.transferFinished(result))
+            }
+        case .followRedirect(let request, let response, let history):
+            guard attachStop(request) else { return }
+            if isOnQueue {
+                followRedirect(request, response: response, history: history)
+            } else {
+                queue.async { [self] in followRedirect(request, response: response, history: history) }
             }
         case .askRetriers(let request, let result, let attempts):
             guard attachStop(request) else { return }
@@ -174,10 +194,18 @@ final class PipelineCall<Value>: Sendable {
 
     // MARK: Steps
 
-    /// Runs the interceptors' `adapt` in order.
+    /// Runs the interceptors' `adapt` in order; then the cookie jar adds its cookies, and a hop
+    /// that left the first origin loses the credentials an interceptor put back.
     private func adapt(_ request: HTTPRequest, from index: Int = 0) {
         guard index < interceptors.count else {
-            handle(.adapted(request))
+            var adapted = request
+            if adapted.withholdsCredentials {
+                adapted.headers.remove(name: "Authorization")
+                adapted.headers.remove(name: "Proxy-Authorization")
+                adapted.authentication = nil
+            }
+            if let cookies { adapted = adapted.addingCookies(from: cookies) }
+            handle(.adapted(adapted))
             return
         }
         interceptors[index].adapt(request) { [self] result in
@@ -321,79 +349,10 @@ final class PipelineCall<Value>: Sendable {
     }
 }
 
-/// What a ``PipelineCall`` changes as it runs. Outside the generic class on purpose: a type
-/// nested in `PipelineCall<Value>` is generic too, and the front ends' calls (unspecialised,
-/// from other modules) looked up its metadata, and its `Mutex`'s, at run time on every access.
-struct PipelineCallState {
-    var machine: CallStateMachine
-    var openContext: HookContext?
-    /// The total timeout's timer, cancelled at the final delivery; `nil` without one.
-    var totalTimer: CallTimer?
-    /// The cache step's completion for the network request it made, until it is answered.
-    var cacheDone: (@Sendable (Result<HTTPResponse, NetworkError>) -> Void)?
-    /// The plan's verdict on the network response handed to the cache step (`nil` inside:
-    /// accepted), until its delivery uses it; `nil` before.
-    var verdict: NetworkError??
-}
-
-/// What an action needs from the call's state besides the machine, taken under the same
-/// lock: the hook context a transfer opens, the pairing of a delivery (`nil` without hooks),
-/// the timer a final delivery stops, the cache step's pending completion.
-struct PreparedAction: Sendable {
-    var announce: HookContext?
-    var pairing: (context: HookContext, needsAnnouncing: Bool)?
-    var timer: CallTimer?
-    var cacheDone: (@Sendable (Result<HTTPResponse, NetworkError>) -> Void)?
-}
-
-extension PipelineCallState {
-    /// Takes what `action` needs besides the machine (see ``PreparedAction``).
-    mutating func prepare(_ action: CallStateMachine.Action, hooks: [any HTTPHook], origin: String) -> PreparedAction {
-        var prepared = PreparedAction()
-        switch action {
-        case .startTransfer(let request), .answerFromStub(let request):
-            // A retry keeps the pair its first attempt opened.
-            guard !hooks.isEmpty, openContext == nil else { break }
-            let context = HookContext(id: PipelineIDs.next(), request: request, origin: origin)
-            openContext = context
-            prepared.announce = context
-        case .deliver(_, let request, let isFinal):
-            if isFinal {
-                prepared.timer = totalTimer.take()
-                // A final delivery that the cache step did not make (a stop during its wait)
-                // still answers the step's pending network request, so it ends too.
-                prepared.cacheDone = cacheDone.take()
-            }
-            if let open = openContext {
-                openContext = nil
-                prepared.pairing = (open, false)
-            } else if !hooks.isEmpty {
-                // A delivery with no transfer before it (a cache hit, a failed adaptation, a
-                // request that could not be built) opens its own pair.
-                prepared.pairing = (HookContext(id: PipelineIDs.next(), request: request, origin: origin), true)
-            }
-        case .returnToCache:
-            prepared.cacheDone = cacheDone.take()
-        default:
-            break
-        }
-        return prepared
-    }
-}
-
 /// `first` followed by `second`, without making a new array when either is empty (the usual
 /// case for hooks and interceptors).
 private func joined<Element>(_ first: [Element], _ second: [Element]) -> [Element] {
     if second.isEmpty { return first }
     if first.isEmpty { return second }
     return first + second
-}
-
-/// Call identifiers for hook contexts, unique per process.
-enum PipelineIDs {
-    static let counter = Atomic<UInt64>(0)
-
-    static func next() -> UInt64 {
-        counter.add(1, ordering: .relaxed).newValue
-    }
 }

@@ -27,6 +27,9 @@ public struct HTTPRequest: Sendable, Hashable {
         var route: Route?
         /// Credentials for the origin's challenge; `nil` (the default) for none.
         var authentication: Authentication?
+        /// Set on every redirect hop after the chain left the first request's origin: no
+        /// credentials are sent, whatever an interceptor adds (see ``HTTPRequest/withholdsCredentials``).
+        var withholdsCredentials = false
 
         /// The method and URL only; equality still compares everything (see ``HTTPRequest/hash(into:)``).
         package func hash(into hasher: inout Hasher) {
@@ -183,6 +186,14 @@ public struct HTTPRequest: Sendable, Hashable {
         set { storageForWriting.fields.authentication = newValue }
     }
 
+    /// Whether this request is a redirect hop after the chain left the origin of the call's
+    /// first request: the pipeline then removes `Authorization` and `Proxy-Authorization`
+    /// again after the interceptors adapted it, and the transport sends no ``authentication``.
+    package var withholdsCredentials: Bool {
+        get { storage.fields.withholdsCredentials }
+        set { storageForWriting.fields.withholdsCredentials = newValue }
+    }
+
     /// Makes a request. Every argument but the URL has the default stated on its property.
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none,
                 timeouts: Timeouts = Timeouts(), maximumResponseSize: Int64 = 100 * 1024 * 1024,
@@ -273,23 +284,6 @@ public struct Timeouts: Sendable, Hashable {
         guard seconds.isFinite else { return "\(seconds) s" }
         return seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
     }
-}
-
-/// What to do when the server answers with a redirect.
-public enum RedirectPolicy: Sendable, Hashable {
-    /// Follow at most `maximum` redirects (301, 302, 303, 307, 308 with a `Location`) to `http`
-    /// or `https` URLs; one more fails with ``NetworkError/Kind/tooManyRedirects``, another
-    /// scheme with ``NetworkError/Kind/unsupportedScheme``.
-    ///
-    /// Each hop: after a 303 a `GET` (a `HEAD` stays `HEAD`) without the body; after a 301 or
-    /// 302 a `POST` becomes a `GET` without its body, other methods keep method and body; after
-    /// a 307 or 308 both are kept. A dropped body takes its `Content-*` fields along. A hop to
-    /// another scheme, host or port drops `Authorization`, `Cookie`, `Proxy-Authorization` and
-    /// the URL's user information for the rest of the chain. `Referer` is the previous URL
-    /// (without user information), except from `https` to `http`.
-    case follow(maximum: Int)
-    /// Deliver the 3xx response itself.
-    case none
 }
 
 /// Which HTTP version to negotiate.

@@ -20,6 +20,9 @@ public struct HTTPResponse: Sendable, Hashable {
     /// Where the response came from. Default ``ResponseSource/network``; the cache sets
     /// ``ResponseSource/cache`` on stored copies.
     public var source: ResponseSource
+    /// The redirects followed before this response, oldest first (the URL that answered each
+    /// and its status); empty without redirects, and for stored copies from the cache.
+    public var redirects: [HTTPRedirect] = []
 
     /// Makes a response (the engine and the cache make them; tests and stubs may too).
     public init(statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), url: URL,
