@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
         // The same calls through both front ends: the hook event streams and cache deliveries must match.
         .testTarget(name: "FrontEndParityTests", dependencies: ["TestSupport", "Chain", "AFStyle", "SampleServer"]),
-        .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
+        .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "Cookies", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
         // Real outside peers on loopback: Debian's nginx (HTTP/2, mutual TLS, pinning), tinyproxy, dante.
         .testTarget(name: "TransportReachTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
     ],

@@ -2,8 +2,9 @@ import Foundation
 
 extension Request: CustomDebugStringConvertible {
     /// The request as a runnable `curl` command, with `Authorization`, `Cookie` and
-    /// password-like parameters shown as `***` (see ``Redaction/default``). Interceptors have
-    /// not run yet, so headers they add are not shown. A request that cannot be built shows
+    /// password-like parameters shown as `***` (see ``Redaction/default``). The cookie jar's
+    /// cookies for the URL are in it as they are now; interceptors have not run yet, so
+    /// headers they add are not shown. A request that cannot be built shows
     /// why, as a shell comment (`# invalid request: …`).
     public var curlDescription: String {
         curlCommand()
@@ -16,7 +17,9 @@ extension Request: CustomDebugStringConvertible {
     ///   - multiline: one argument per line with ` \` continuations. Default `true`.
     public func curlCommand(redacting redaction: Redaction = .default, multiline: Bool = true) -> String {
         do throws(NetworkError) {
-            return try httpRequest().curlCommand(redacting: redaction, multiline: multiline)
+            var request = try httpRequest()
+            if let jar = effectiveConfiguration.cookieJar { request = request.addingCookies(from: jar) }
+            return request.curlCommand(redacting: redaction, multiline: multiline)
         } catch {
             return "# invalid request: \(error.message)"
         }

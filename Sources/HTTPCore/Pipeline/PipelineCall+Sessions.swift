@@ -47,15 +47,9 @@ extension PipelineCall {
     }
 
     /// Hands the `Set-Cookie` fields of a response from the network (or a stub) to the jar.
+    /// A transfer that failed (a head libcurl refused, a body cut short) sets no cookies.
     func storeCookies(of result: Result<HTTPResponse, NetworkError>) {
-        guard let cookies else { return }
-        let response: HTTPResponse
-        switch result {
-        case .success(let success): response = success
-        case .failure(let error):
-            guard let failed = error.response else { return }
-            response = failed
-        }
+        guard let cookies, case .success(let response) = result else { return }
         let values = response.headers.values(for: "Set-Cookie")
         if !values.isEmpty { cookies.storeCookies(fromSetCookie: values, for: response.url) }
     }
