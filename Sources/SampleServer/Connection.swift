@@ -10,6 +10,7 @@ final class Connection {
     private let socket: Socket
     private let context: ServerContext
     private let reader: SocketReader
+    private let memory = ConnectionMemory()
 
     init(fd: Int32, context: ServerContext) {
         socket = Socket(fd: fd)
@@ -81,7 +82,7 @@ final class Connection {
         }
 
         let body = RequestBody(reader: reader, framing: framing, sendContinue: sendContinue)
-        let request = RouteContext(head: head, body: body, context: context)
+        let request = RouteContext(head: head, body: body, context: context, connection: memory)
         var response: Response
         do {
             response = try Router.route(request)

@@ -1,18 +1,22 @@
-/// One request as a route sees it: the head, the unread body, the path parameters, and the
-/// server (for shared state and stop-aware waiting). Lives on its connection's thread.
+/// One request as a route sees it: the head, the unread body, the path parameters, the
+/// server (for shared state and stop-aware waiting) and its connection's memory. Lives on
+/// its connection's thread.
 final class RouteContext {
     let head: RequestHead
     let body: RequestBody
     let server: ServerContext
+    /// What earlier requests on the same connection left behind (NTLM's handshake state).
+    let connection: ConnectionMemory
     /// Values of the `:name` and `*` segments of the matched route pattern, percent-decoded.
     var parameters: [String: String] = [:]
     /// The decoded query string.
     let query: QueryItems
 
-    init(head: RequestHead, body: RequestBody, context: ServerContext) {
+    init(head: RequestHead, body: RequestBody, context: ServerContext, connection: ConnectionMemory) {
         self.head = head
         self.body = body
         self.server = context
+        self.connection = connection
         query = QueryItems(head.query)
     }
 

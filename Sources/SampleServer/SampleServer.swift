@@ -39,6 +39,13 @@ import Glibc
 /// - Helpers (state per server): `/flaky/{key}?failures=1&status=503`,
 ///   `/retry-after?seconds=1&key=default`, `/auth/protected`, `POST /auth/refresh`, `GET /auth/token`
 ///   (tokens `t-0`, `t-1`, …).
+/// - Authentication (200 `{"authenticated":true,"user":…}` or 401 with a challenge):
+///   `/basic-auth/{user}/{passwd}`, `/digest-auth/auth/{user}/{passwd}[/{MD5|SHA-256}]`
+///   (`?also-basic=true` offers Basic too, and refuses it), `/ntlm/{user}/{passwd}` (NTLMv2,
+///   the handshake on one connection), `/negotiate` (always 401; no Kerberos keytab).
+/// - Cookies: `/cookies` (the Cookie fields as `{"cookies":{…}}`), `/cookies/set?name=value&…`
+///   and `/cookies/delete?name&…` (Set-Cookie with `Path=/`, then 302 to `/cookies`),
+///   `/cookies/set-header?h=<Set-Cookie value>&h=…` (each verbatim, then 200 `{}`).
 /// Unknown paths are 404 `{"error":"not found","error_code":"404","path":…}`; a known path
 /// with another method is 405 with `Allow`.
 ///

@@ -13,6 +13,9 @@ struct ServerState {
     var retryAfterKeys: Set<String> = []
     /// `/auth/*`: the serial of the current bearer token (`t-N`).
     var tokenSerial = 0
+    /// `/digest-auth/*`: the nonces of the latest challenges, oldest first (bounded, so a
+    /// long-running server does not grow without end).
+    var digestNonces: [String] = []
     /// `/gzip-bomb`: compressed bodies by uncompressed size, computed once.
     var gzipBombs: [Int: [UInt8]] = [:]
 }
