@@ -169,16 +169,13 @@ extension CurlTransfer {
         }
     }
 
-    /// The origin's credentials, set as the proxy's are in `configureRoute`. Never
-    /// `CURLOPT_UNRESTRICTED_AUTH`: the engine follows redirects itself, hop by hop.
-    ///
-    /// A request without credentials clears them: a plain GET's handle goes back to the pool
-    /// without `curl_easy_reset`, and the next request on it must not send the previous one's
-    /// user (`CURLOPT_USERPWD` to NULL clears the user and the password, the scheme goes back
-    /// to libcurl's default, Basic, which is sent only with a user).
+    /// The origin's credentials, set as the proxy's are in `configureRoute` (never with
+    /// `CURLOPT_UNRESTRICTED_AUTH`: the engine follows redirects itself). Cleared when the
+    /// request has none: a plain GET's handle is pooled without `curl_easy_reset`, and the
+    /// next request on it must not send this one's user (USERPWD NULL clears both strings).
     private func configureAuthentication() throws(NetworkError) {
         guard let authentication = request.authentication else {
-            try check(ccurl_easy_setopt_string(easy, CURLOPT_USERPWD, nil))
+            try clear(CURLOPT_USERPWD)
             try set(CURLOPT_HTTPAUTH, Int(bitPattern: ccurl_auth_basic))
             return
         }
@@ -373,6 +370,12 @@ extension CurlTransfer {
         // `withCString` lends a native string's own NUL-terminated bytes (libcurl copies them);
         // passing the String itself copied it into a new array first, once per request for the URL.
         try check(value.withCString { ccurl_easy_setopt_string(easy, option, $0) })
+    }
+
+    /// Sets a string option to NULL, libcurl's "not set".
+    private func clear(_ option: CURLoption) throws(NetworkError) {
+        guard let easy else { return }
+        try check(ccurl_easy_setopt_string(easy, option, nil))
     }
 
     private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer) throws(NetworkError) {
