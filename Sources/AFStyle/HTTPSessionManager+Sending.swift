@@ -35,6 +35,7 @@ extension HTTPSessionManager {
         request.tls = configuration.tls
         if configuration.proxy.kind != .environment { request.proxy = configuration.proxy }
         if let socket = configuration.unixSocketPath { request.unixSocketPath = socket }
+        if let credentials = configuration.authentication { request.authentication = credentials }
         let task = SessionTask(originalRequest: request, progressDirection: progressDirection)
         if let redirection = configuration.redirection { request.redirectPolicy = Self.redirectPolicy(redirection, task: task) }
         register(task)

@@ -39,6 +39,7 @@ public final class HTTPSessionManager: Sendable {
         var tls = TLSOptions()
         var proxy = Proxy.environment
         var unixSocketPath: String?
+        var authentication: Authentication?
         var jsonDecoding = JSONDecoding.fast()
         var envelope: Envelope?
         var cachePolicy: CachePolicy?
@@ -148,6 +149,16 @@ public final class HTTPSessionManager: Sendable {
     public var unixSocketPath: String? {
         get { configuration.unixSocketPath }
         set { update { $0.unixSocketPath = newValue } }
+    }
+
+    /// Credentials for the origin's authentication challenge on every call, answered by
+    /// libcurl (what AFNetworking's `credential` and `setSessionDidReceiveAuthenticationChallengeBlock`
+    /// did for HTTP authentication): `.basic(user:password:)` (sent with the first request),
+    /// `.digest(…)`, `.ntlm(…)`, `.negotiate` (Kerberos) or `.any(…)`. Default `nil`: none.
+    /// Refused credentials end as the server's `401` in `failure`.
+    public var authentication: Authentication? {
+        get { configuration.authentication }
+        set { update { $0.authentication = newValue } }
     }
 
     /// The decoder of the typed calls (`GET(_:parameters:as:…)`), of the envelope's code and of

@@ -156,7 +156,7 @@ extension CacheKey {
     }
 
     /// A digest of everything that identifies the user (credential-like headers, a user in
-    /// the URL) and of the key headers, `"none"` when there is nothing of that.
+    /// the URL, a proxy's and the origin's credentials) and of the key headers, `"none"` when there is nothing of that.
     static func credentialsDigest(_ request: HTTPRequest, components: URLComponents, keyHeaders: Set<String>) -> String {
         var parts: [String] = []
         let extra = keyHeaders.isEmpty ? [] : Set(keyHeaders.map { $0.lowercased() })
@@ -174,6 +174,12 @@ extension CacheKey {
         // portal): its credentials select the entry like the origin's do.
         if let credentials = request.proxy.credentials {
             parts.append("proxy:" + request.proxy.description + "\n" + credentials.user + ":" + credentials.password)
+        }
+        // The origin's credentials answer its challenge: another user may get another answer.
+        // The user's length goes first, so no user and password run into another pair's.
+        if let authentication = request.authentication {
+            parts.append("authentication:\(authentication.scheme)\n\(authentication.user.utf8.count):"
+                + authentication.user + ":" + authentication.password)
         }
         return parts.isEmpty ? "none" : SHA256.hexDigest(parts.joined(separator: "\n"))
     }

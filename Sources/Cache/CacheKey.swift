@@ -9,8 +9,9 @@ import HTTPCore
 /// scheme or host, a default port or a fragment get the same key. Different credentials give
 /// different keys, so two users never share an entry: `Cookie`, a user in the URL, and every
 /// header whose name contains `auth`, `token`, `key` or `session` (``HTTPHeaders/isCredential(_:)``:
-/// `Authorization`, `X-Auth-Token`, `token`, `X-API-Key`, …) and a proxy's
-/// ``ProxyCredentials``. A request over a Unix socket (``HTTPRequest/unixSocketPath``) has
+/// `Authorization`, `X-Auth-Token`, `token`, `X-API-Key`, …), a proxy's
+/// ``ProxyCredentials`` and the origin's ``HTTPRequest/authentication`` (scheme, user and
+/// password). A request over a Unix socket (``HTTPRequest/unixSocketPath``) has
 /// the socket's path in its key. Only a SHA-256 of them is kept,
 /// never the credentials themselves. Other request headers select among stored variants
 /// through the response's `Vary` (every policy honours it), or join the key when named in

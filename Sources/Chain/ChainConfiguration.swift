@@ -90,6 +90,9 @@ public struct ChainConfiguration: Sendable {
     /// The Unix domain socket requests connect to unless they set their own
     /// (``Request/unixSocket(_:)``). Default `nil`: TCP to the URL's host.
     public var unixSocket: String?
+    /// Credentials for the origin's authentication challenge, for requests that do not set
+    /// their own (``Request/authentication(_:)``). Default `nil`: none.
+    public var authentication: Authentication?
 
     /// The default callback queue: one serial queue, `chain.callbacks`, shared by every
     /// configuration that does not name another.

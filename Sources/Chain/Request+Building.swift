@@ -87,6 +87,7 @@ extension Request {
         let proxy = self.proxy ?? configuration.proxy
         if proxy.kind != .environment { request.proxy = proxy }
         if let socket = unixSocketPath ?? configuration.unixSocket { request.unixSocketPath = socket }
+        if let credentials = authentication ?? configuration.authentication { request.authentication = credentials }
         if let error = request.callerValueError { throw error }
         let encoder = self.encoder ?? configuration.encoder
         if let queryParameters {

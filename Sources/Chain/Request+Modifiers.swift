@@ -188,6 +188,19 @@ extension Request {
         return copy
     }
 
+    /// Credentials for the origin's authentication challenge, answered by libcurl:
+    /// `.basic(user:password:)` (sent with the first request), `.digest(…)`, `.ntlm(…)`,
+    /// `.negotiate` (Kerberos) or `.any(…)` (whichever the server offers, the safest first),
+    /// each but Basic costing the round trip of a `401`. Default: the configuration's
+    /// ``ChainConfiguration/authentication`` (`nil`: none). Credentials the server refuses end
+    /// as its `401` (``NetworkError/Kind/unacceptableStatus(_:)`` under the default
+    /// validation); the password is never logged and is part of the cache key's digest.
+    public func authentication(_ credentials: Authentication) -> Request {
+        var copy = self
+        copy.authentication = credentials
+        return copy
+    }
+
     /// Connects to the Unix domain socket at `path` instead of the URL's host and port (the
     /// URL still gives the path and the `Host` header): `Request.url("http://localhost/v1.43/info")
     /// .unixSocket("/var/run/docker.sock")`. The URL form `http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info`

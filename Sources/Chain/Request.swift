@@ -83,6 +83,7 @@ public struct Request: Sendable {
     var httpVersion: HTTPVersionPreference?
     var proxy: Proxy?
     var unixSocketPath: String?
+    var authentication: Authentication?
     var cachePolicy: CachePolicy??
     var ignoredCacheParameters: Set<String> = []
     var validation: StatusValidation?

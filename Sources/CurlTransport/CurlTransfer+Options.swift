@@ -115,6 +115,7 @@ extension CurlTransfer {
         // lines and would repeat it. Set on every transfer: a clean handle keeps options.
         try check(ccurl_easy_setopt_slist(handle, CURLOPT_PROXYHEADER, target.isHTTPS ? defaultHeaders.proxyList : nil))
         try configureRoute()
+        try configureAuthentication()
         try configureTLS()
         try configureMethodAndBody(handle: handle)
         prepareResume()
@@ -165,6 +166,34 @@ extension CurlTransfer {
             if let certificate = tls.clientCertificate { try set(CURLOPT_PROXY_SSLCERT, certificate.path) }
             if let key = tls.clientKey { try set(CURLOPT_PROXY_SSLKEY, key.path) }
             if let password = tls.clientKeyPassword { try set(CURLOPT_PROXY_KEYPASSWD, password) }
+        }
+    }
+
+    /// The origin's credentials, set as the proxy's are in `configureRoute` (never with
+    /// `CURLOPT_UNRESTRICTED_AUTH`: the engine follows redirects itself). Cleared when the
+    /// request has none: a plain GET's handle is pooled without `curl_easy_reset`, and the
+    /// next request on it must not send this one's user (USERPWD NULL clears both strings).
+    private func configureAuthentication() throws(NetworkError) {
+        guard let authentication = request.authentication else {
+            try clear(CURLOPT_USERPWD)
+            try set(CURLOPT_HTTPAUTH, Int(bitPattern: ccurl_auth_basic))
+            return
+        }
+        let scheme: UInt = switch authentication.scheme {
+        case .basic: ccurl_auth_basic
+        case .digest: ccurl_auth_digest
+        case .ntlm: ccurl_auth_ntlm
+        case .negotiate: ccurl_auth_negotiate
+        case .any: ccurl_auth_any
+        }
+        try set(CURLOPT_HTTPAUTH, Int(bitPattern: scheme))
+        if authentication.scheme == .negotiate {
+            // curl's `--negotiate -u :`: libcurl answers a challenge only for a handle with a
+            // user; GSS-API takes the identity from the Kerberos credential cache.
+            try set(CURLOPT_USERPWD, ":")
+        } else {
+            try set(CURLOPT_USERNAME, authentication.user)
+            try set(CURLOPT_PASSWORD, authentication.password)
         }
     }
 
@@ -341,6 +370,12 @@ extension CurlTransfer {
         // `withCString` lends a native string's own NUL-terminated bytes (libcurl copies them);
         // passing the String itself copied it into a new array first, once per request for the URL.
         try check(value.withCString { ccurl_easy_setopt_string(easy, option, $0) })
+    }
+
+    /// Sets a string option to NULL, libcurl's "not set".
+    private func clear(_ option: CURLoption) throws(NetworkError) {
+        guard let easy else { return }
+        try check(ccurl_easy_setopt_string(easy, option, nil))
     }
 
     private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer) throws(NetworkError) {

@@ -19,6 +19,7 @@ typedef int (*ccurl_prereq_callback)(void *userdata, char *conn_primary_ip, char
 static const unsigned long ccurl_auth_basic = CURLAUTH_BASIC;
 static const unsigned long ccurl_auth_digest = CURLAUTH_DIGEST;
 static const unsigned long ccurl_auth_ntlm = CURLAUTH_NTLM;
+static const unsigned long ccurl_auth_negotiate = CURLAUTH_NEGOTIATE;
 static const unsigned long ccurl_auth_any = CURLAUTH_ANY;
 
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);

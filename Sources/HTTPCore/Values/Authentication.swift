@@ -5,13 +5,16 @@
 /// Request.url(intranet).authentication(.digest(user: "me", password: secret))
 /// ```
 ///
-/// ``basic(user:password:)`` is sent with the first request, as curl does; every other scheme
-/// is sent only in answer to the server's challenge, which costs one more round trip (a `401`
-/// first). Credentials go to the origin of the call's first request only: a redirect to
-/// another scheme, host or port drops them for the rest of the chain. A challenge that the
-/// credentials do not meet is delivered as the server's final `401` (a ``NetworkError/Kind/unacceptableStatus(_:)``
-/// where the status is validated). They are never logged (the curl rendering shows
-/// `--user 'me:***'`) and are part of the cache key's credential digest.
+/// ``basic(user:password:)`` is sent with the first request, as curl does. Digest and `any`
+/// wait for the server's challenge, which costs one more round trip (a `401` first); NTLM
+/// sends its first message with the first request and answers the challenge on the same
+/// connection (two requests); Negotiate answers a challenge only with a Kerberos ticket, and
+/// without one the server's `401` is delivered. Credentials go to the origin of the call's
+/// first request only: a redirect to another scheme, host or port drops them for the rest of
+/// the chain. A challenge that the credentials do not meet is delivered as the server's final
+/// `401` (a ``NetworkError/Kind/unacceptableStatus(_:)`` where the status is validated). They
+/// are never logged (the curl rendering shows `--user 'me:***'`) and are part of the cache
+/// key's credential digest.
 public struct Authentication: Sendable, Hashable, CustomStringConvertible {
     /// The schemes libcurl answers.
     public enum Scheme: Sendable, Hashable {

@@ -9,8 +9,10 @@ extension HTTPRequest {
     /// `@path`; multipart fields as `--form-string`/`-F`), redirects (`-L`), a total timeout
     /// (`--max-time`), the HTTP version, a download destination (`-o`), insecure TLS (`-k`),
     /// the proxy (`-x`, `--proxy-user` with the password hidden under any redaction but
-    /// ``Redaction/none``, `--noproxy`) and a Unix socket (`--unix-socket`; an `http+unix://` URL is shown as
-    /// the `http://localhost/…` libcurl gets) are rendered; the `User-Agent` and `Accept-Encoding` the engine adds are not (they are
+    /// ``Redaction/none``, `--noproxy`), the origin's credentials (`--user` with the password
+    /// hidden the same way, and `--digest`, `--ntlm`, `--negotiate` or `--anyauth`) and a Unix
+    /// socket (`--unix-socket`; an `http+unix://` URL is shown as the `http://localhost/…`
+    /// libcurl gets) are rendered; the `User-Agent` and `Accept-Encoding` the engine adds are
     /// not part of the request value). A body is redacted by what it is, whatever its
     /// `Content-Type` claims: a JSON object or array as JSON, a form-encoded body as a form;
     /// any other body, and one longer than `maximumBodyBytes`, is shown as a `<N bytes>`
@@ -47,6 +49,7 @@ extension HTTPRequest {
         }
         if tls.allowsInsecureConnections { arguments.append("-k") }
         arguments.append(contentsOf: proxyArguments(redaction: redaction))
+        arguments.append(contentsOf: authenticationArguments(redaction: redaction))
         var shownURL = redaction.redacting(url)
         if let scheme = url.scheme?.lowercased(), scheme == "http+unix" || scheme == "https+unix", let socket = url.host {
             // The socket is the host; libcurl is given the rest as a URL of localhost.
@@ -73,10 +76,7 @@ extension HTTPRequest {
         guard proxy.kind != .direct else { return ["--noproxy '*'"] }
         var arguments = ["-x \(CurlQuoting.quote(proxyURL))"]
         if let credentials = proxy.credentials {
-            // Shown only under a redaction that hides nothing at all (``Redaction/none``).
-            let hidesNothing = redaction.headerNames.isEmpty && redaction.headerNameFragments.isEmpty
-                && redaction.parameterNames.isEmpty && redaction.parameterSuffixes.isEmpty
-            let password = hidesNothing ? credentials.password : redaction.replacement
+            let password = redaction.hidesNothing ? credentials.password : redaction.replacement
             arguments.append("--proxy-user \(CurlQuoting.quote("\(credentials.user):\(password)"))")
             if proxy.kind != .socks5 {
                 switch credentials.scheme {
@@ -94,6 +94,21 @@ extension HTTPRequest {
             if let pinned = proxy.tls.pinnedPublicKey { arguments.append("--proxy-pinnedpubkey \(CurlQuoting.quote(pinned))") }
         }
         return arguments
+    }
+
+    /// `--user` with the password hidden as the proxy's is, and the scheme's flag (Basic is
+    /// curl's default and has none); Negotiate is curl's `--negotiate -u :`.
+    private func authenticationArguments(redaction: Redaction) -> [String] {
+        guard let authentication else { return [] }
+        let password = redaction.hidesNothing ? authentication.password : redaction.replacement
+        let user = "--user \(CurlQuoting.quote("\(authentication.user):\(password)"))"
+        switch authentication.scheme {
+        case .basic: return [user]
+        case .digest: return [user, "--digest"]
+        case .ntlm: return [user, "--ntlm"]
+        case .negotiate: return ["--negotiate", "--user ':'"]
+        case .any: return [user, "--anyauth"]
+        }
     }
 
     private func bodyArguments(redaction: Redaction, maximumBodyBytes: Int) -> [String] {

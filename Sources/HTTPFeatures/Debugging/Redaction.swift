@@ -154,7 +154,8 @@ public struct Redaction: Sendable, Hashable {
         }.joined(separator: "&")
     }
 
-    /// Whether this redaction hides nothing (``none``, or one made empty).
+    /// Whether this redaction hides nothing (``none``, or one made empty): the only one under
+    /// which the `curl` rendering shows a proxy's or the origin's password.
     var hidesNothing: Bool {
         headerNames.isEmpty && parameterNames.isEmpty && parameterSuffixes.isEmpty && headerNameFragments.isEmpty
     }

@@ -3,14 +3,15 @@ import Foundation
 
 /// HTTP authentication challenges like httpbin's (Basic, Digest) plus NTLM and Negotiate,
 /// for the client's authentication tests. Every route answers 200
-/// `{"authenticated":true,"user":…}` to good credentials and 401 with a challenge otherwise.
+/// `{"authenticated":true,"user":…}` to good credentials and 401 with a challenge otherwise,
+/// whatever the method (Digest hashes the method in), so POSTs through a handshake can be tested.
 extension Router {
     static let authRoutes: [Route] = [
-        Route(["GET"], "/basic-auth/:user/:passwd", basicAuth),
-        Route(["GET"], "/digest-auth/:qop/:user/:passwd", digestAuth),
-        Route(["GET"], "/digest-auth/:qop/:user/:passwd/:algorithm", digestAuth),
-        Route(["GET"], "/ntlm/:user/:passwd", ntlm),
-        Route(["GET"], "/negotiate", negotiate),
+        Route(nil, "/basic-auth/:user/:passwd", basicAuth),
+        Route(nil, "/digest-auth/:qop/:user/:passwd", digestAuth),
+        Route(nil, "/digest-auth/:qop/:user/:passwd/:algorithm", digestAuth),
+        Route(nil, "/ntlm/:user/:passwd", ntlm),
+        Route(nil, "/negotiate", negotiate),
     ]
 
     /// The realm of the Basic and Digest challenges (httpbin's).
