@@ -32,7 +32,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // libpsl, the public-suffix list for cookie domains (libpsl-dev, as libcurl uses it).
         .systemLibrary(name: "CPSL", path: "Sources/CPSL"),
-        // Pure-Swift SHA-256, shared by the cache (file names, checksums) and the sample server.
+        // Pure-Swift digests: SHA-256 for the cache (file names, checksums) and the sample server; MD5, MD4 and HMAC-MD5 for its Digest and NTLM routes.
         .target(name: "Digest", swiftSettings: strict),
         .target(name: "FastJSON", swiftSettings: strict),
         // Values and the pipeline; the transport sits behind its `Transport` protocol.

@@ -143,8 +143,9 @@ extension Request {
     }
 
     /// How redirects are handled: `.follow(maximum:)` (`http` and `https` only; each hop's
-    /// method, body and credentials as ``RedirectPolicy/follow(maximum:)`` describes) or `.none`
-    /// to get the 3xx response itself. Default `.follow(maximum: 10)`.
+    /// method, body and credentials as ``RedirectPolicy`` describes), `.none` to get the 3xx
+    /// response itself, or `.custom { hop in … }` to decide each hop (follow, follow a changed
+    /// request, or stop). Default `.follow(maximum: 10)`.
     public func redirects(_ policy: RedirectPolicy) -> Request {
         var copy = self
         copy.redirectPolicy = policy

@@ -174,11 +174,8 @@ extension CurlTransfer {
     /// request has none: a plain GET's handle is pooled without `curl_easy_reset`, and the
     /// next request on it must not send this one's user (USERPWD NULL clears both strings).
     private func configureAuthentication() throws(NetworkError) {
-        guard let authentication = request.authentication else {
-            try clear(CURLOPT_USERPWD)
-            try set(CURLOPT_HTTPAUTH, Int(bitPattern: ccurl_auth_basic))
-            return
-        }
+        // A handle that carried credentials is reset before its next request (`leavesHandleDirty`).
+        guard let authentication = request.authentication else { return }
         let scheme: UInt = switch authentication.scheme {
         case .basic: ccurl_auth_basic
         case .digest: ccurl_auth_digest
@@ -370,12 +367,6 @@ extension CurlTransfer {
         // `withCString` lends a native string's own NUL-terminated bytes (libcurl copies them);
         // passing the String itself copied it into a new array first, once per request for the URL.
         try check(value.withCString { ccurl_easy_setopt_string(easy, option, $0) })
-    }
-
-    /// Sets a string option to NULL, libcurl's "not set".
-    private func clear(_ option: CURLoption) throws(NetworkError) {
-        guard let easy else { return }
-        try check(ccurl_easy_setopt_string(easy, option, nil))
     }
 
     private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer) throws(NetworkError) {

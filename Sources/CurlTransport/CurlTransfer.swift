@@ -156,6 +156,8 @@ final class CurlTransfer: @unchecked Sendable {
         leavesHandleDirty = request.method != .get || request.body != .none || request.download != nil
             || request.tls != TLSOptions() || request.httpVersion != .automatic
             || request.hasRoute || target.unixSocketPath != nil
+            // libcurl keeps a Digest nonce (and NTLM state) on the handle; only a reset clears it.
+            || request.authentication != nil
         head = CurlResponseHeadRecorder(capacity: CurlResponseHeadRecorder.typicalCapacity)
         if request.download == nil, request.method != .head {
             body.reserveCapacity(CurlTransfer.typicalBodyCapacity)

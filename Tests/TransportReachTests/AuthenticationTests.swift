@@ -162,13 +162,10 @@ struct AuthenticationTests {
         }
     }
 
-    /// Digest on a handle that answered another server's Digest challenge before must start
-    /// afresh there. It does not yet: libcurl keeps the last nonce on the easy handle (only
-    /// `curl_easy_reset` clears it), a plain GET's handle is pooled without a reset, so the
-    /// first server's nonce, realm and opaque go preemptively to the second server (`/headers`
-    /// echoes them), which answers 401 with its own nonce, and libcurl gives up on a challenge
-    /// that follows a nonce it already had. Fixed by counting `request.authentication != nil`
-    /// in `CurlTransfer.leavesHandleDirty` (CurlTransfer.swift, outside this change).
+    /// Digest on a handle that answered another server's Digest challenge before starts afresh
+    /// there: libcurl keeps the last nonce on the easy handle (only `curl_easy_reset` clears
+    /// it), so a handle that carried credentials is reset before its next request; otherwise
+    /// the first server's nonce, realm and opaque would go preemptively to the second.
     @Test func digestAfterDigestToAnotherServerOnTheSameClient() async throws {
         try await withPrivateServer { first in
             try await withPrivateServer { second in
@@ -177,19 +174,16 @@ struct AuthenticationTests {
                 #expect(try await client.result(request(first, "/digest-auth/auth/me/pw", credentials)).get().statusCode == 200)
                 let probe = try await client.result(request(second, "/headers", credentials)).get()
                 let response = try await client.result(request(second, "/digest-auth/auth/me/pw", credentials)).get()
-                withKnownIssue("the pooled handle keeps libcurl's Digest state of the first server") {
-                    #expect(!String(decoding: probe.body, as: UTF8.self).contains("Digest"),
-                            "Digest is never sent before the server's own challenge")
-                    #expect(response.statusCode == 200)
-                    #expect(String(decoding: response.body, as: UTF8.self) == Self.expectedBody)
-                }
+                #expect(!String(decoding: probe.body, as: UTF8.self).contains("Digest"),
+                        "Digest is never sent before the server's own challenge")
+                #expect(response.statusCode == 200)
+                #expect(String(decoding: response.body, as: UTF8.self) == Self.expectedBody)
             }
         }
     }
 
     /// A same-origin redirect keeps the credentials; one to another origin (another port here)
-    /// must drop them. It does not yet: `RedirectRule.nextRequest` copies the request with its
-    /// `authentication` (dropping it there is the pipeline's redirect work, outside this change).
+    /// drops them.
     @Test func credentialsFollowSameOriginRedirectsOnly() async throws {
         try await withPrivateServer { first in
             try await withPrivateServer { second in
@@ -205,9 +199,7 @@ struct AuthenticationTests {
                 #expect(String(decoding: same.body, as: UTF8.self).contains(#""Authorization":"Basic "#))
                 let other = try await client.result(try via(second.baseURL.absoluteString + "/headers")).get()
                 #expect(other.statusCode == 200)
-                withKnownIssue("a redirect to another origin keeps the request's authentication") {
-                    #expect(!String(decoding: other.body, as: UTF8.self).contains("Authorization"))
-                }
+                #expect(!String(decoding: other.body, as: UTF8.self).contains("Authorization"))
             }
         }
     }
