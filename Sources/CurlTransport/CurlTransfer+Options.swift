@@ -170,11 +170,10 @@ extension CurlTransfer {
     }
 
     /// The origin's credentials, set as the proxy's are in `configureRoute` (never with
-    /// `CURLOPT_UNRESTRICTED_AUTH`: the engine follows redirects itself). Cleared when the
-    /// request has none: a plain GET's handle is pooled without `curl_easy_reset`, and the
-    /// next request on it must not send this one's user (USERPWD NULL clears both strings).
+    /// `CURLOPT_UNRESTRICTED_AUTH`: the pipeline follows redirects itself). A handle that
+    /// carried them is reset before its next request (`leavesHandleDirty`): libcurl keeps the
+    /// user, a Digest nonce and NTLM state on the handle.
     private func configureAuthentication() throws(NetworkError) {
-        // A handle that carried credentials is reset before its next request (`leavesHandleDirty`).
         guard let authentication = request.authentication else { return }
         let scheme: UInt = switch authentication.scheme {
         case .basic: ccurl_auth_basic

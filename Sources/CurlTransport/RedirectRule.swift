@@ -85,11 +85,7 @@ package enum RedirectRule {
             next.body = .none
             for field in request.headers where isBodyField(field.name) { next.headers.remove(name: field.name) }
         }
-        if resolved.crossesOrigin {
-            for name in ["Authorization", "Cookie", "Proxy-Authorization"] { next.headers.remove(name: name) }
-            next.authentication = nil
-            next.withholdsCredentials = true
-        }
+        if resolved.crossesOrigin { next.withholdCredentials() }
         next.headers.remove(name: "Referer")
         if let referer = referer(from: request.url, to: resolved.url) { next.headers.add(name: "Referer", value: referer) }
         return next

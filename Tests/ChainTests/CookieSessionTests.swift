@@ -89,3 +89,46 @@ final class SentCookieHook: HTTPHook {
         if let cookie = context.request.headers["Cookie"] { seen.withLock { $0.append(cookie) } }
     }
 }
+
+/// A chain that leaves the first origin never takes the caller's own credentials along, on
+/// any later hop (an outside review found the hand-set cookie reaching the second origin on
+/// its own redirect to itself).
+@Suite("Credentials across origins through Chain", .timeLimit(.minutes(1)))
+struct CrossOriginCredentialTests {
+    @Test("A → B → B: the hand-set Cookie for A is not sent to B; B gets its own jar cookie")
+    func handSetCookieStaysHome() async throws {
+        let base = try TestServer.baseURL
+        let port = try #require(base.port)
+        let jar = CookieJar()
+        #expect(jar.setCookie(Cookie(name: "b", value: "1", domain: "localhost")))
+        var configuration = ChainConfiguration(baseURL: base)
+        configuration.cookieJar = jar
+        let inner = "http://localhost:\(port)/redirect-to?url=/cookies"
+        let encoded = try #require(inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let data = try await Request.url("/redirect-to?url=\(encoded)").configuration(configuration)
+            .headers(HTTPHeaders(["Cookie": "secret=for-a-only"])).data()
+        let cookies = CookieSessionTests.cookies(in: data)
+        #expect(cookies["b"] == "1")
+        #expect(cookies["secret"] == nil, "B got A's hand-set cookie: \(cookies)")
+    }
+
+    @Test("a handler that sends a same-origin Location to another origin loses the credentials")
+    func handlerToAnotherOrigin() async throws {
+        let base = try TestServer.baseURL
+        let port = try #require(base.port)
+        var configuration = ChainConfiguration(baseURL: base)
+        configuration.cookieJar = CookieJar()
+        let data = try await Request.url(base.absoluteString + "/redirect/1")
+            .configuration(configuration)
+            .headers(HTTPHeaders(["Authorization": "Bearer for-a-only", "Cookie": "secret=for-a-only"]))
+            .redirects(.custom { hop in
+                var next = hop.request
+                next.url = URL(string: "http://localhost:\(port)/get") ?? next.url
+                return .followModified(next)
+            }).data()
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        let headers = (object?["headers"] as? [String: Any] ?? [:]).keys.map { $0.lowercased() }
+        #expect(!headers.contains("authorization"), "\(headers)")
+        #expect(!headers.contains("cookie"), "\(headers)")
+    }
+}

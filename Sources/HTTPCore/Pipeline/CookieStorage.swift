@@ -23,7 +23,9 @@ extension HTTPRequest {
     package func addingCookies(from jar: any CookieStorage) -> HTTPRequest {
         guard let stored = jar.cookieHeader(for: url) else { return self }
         var request = self
-        guard let own = request.headers["Cookie"], !own.isEmpty else {
+        // RFC 6265 §5.4: one `Cookie` field; fields set by hand are joined first.
+        let own = request.headers.values(for: "Cookie").filter { !$0.isEmpty }.joined(separator: "; ")
+        guard !own.isEmpty else {
             request.headers["Cookie"] = stored
             return request
         }
@@ -33,7 +35,7 @@ extension HTTPRequest {
             let name = pair.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             return !ownNames.contains(name)
         }.map { $0.trimmingCharacters(in: .whitespaces) }
-        if !added.isEmpty { request.headers["Cookie"] = ([own] + added).joined(separator: "; ") }
+        request.headers["Cookie"] = ([own] + added).joined(separator: "; ")
         return request
     }
 }

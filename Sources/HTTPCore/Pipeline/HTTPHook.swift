@@ -18,7 +18,8 @@
 public protocol HTTPHook: Sendable {
     /// A request is about to be sent (after interceptors adapted it) or looked up in the cache.
     func willSend(_ context: HookContext)
-    /// Upload or download progress of the request's transfer (throttled, monotonic).
+    /// Upload or download progress of the request's transfer (throttled, monotonic within a
+    /// transfer: a redirect hop or a retry is a new transfer and counts from 0 again).
     func didProgress(_ context: HookContext, progress: TransferProgress)
     /// A redirect is followed: `hop` holds the redirect response, the request of the next hop
     /// as it will be adapted and sent, and the hops before it. Between ``willSend(_:)`` and the

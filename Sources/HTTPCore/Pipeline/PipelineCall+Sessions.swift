@@ -6,6 +6,8 @@ extension PipelineCall {
     /// Works out the next hop of a redirect on the call's queue: the transport's rules, then the
     /// policy's handler, the hooks and (without interceptors) the cookie jar.
     func followRedirect(_ request: HTTPRequest, response: HTTPResponse, history: [HTTPRedirect]) {
+        // A call stopped while this block waited for the queue: no handler, no hooks.
+        guard case .redirecting = state.withLock({ $0.machine.state }) else { return }
         var next: HTTPRequest
         do throws(NetworkError) {
             next = try transport.redirectRequest(after: response, of: request)
@@ -20,11 +22,10 @@ extension PipelineCall {
             case .followModified(let modified):
                 let withheld = next.withholdsCredentials
                 next = modified
-                // The handler cannot send credentials where the rule withheld them.
-                if withheld {
-                    next.withholdsCredentials = true
-                    for name in ["Authorization", "Cookie", "Proxy-Authorization"] { next.headers.remove(name: name) }
-                    next.authentication = nil
+                // A handler cannot send credentials where the rule withheld them, nor to
+                // another origin than the call's first request's.
+                if withheld || !HTTPRequest.isSameOrigin(next.url, task.originalRequest.url) {
+                    next.withholdCredentials()
                 }
             case .stop:
                 handle(.redirectDecided(next: nil), isOnQueue: true)
@@ -34,9 +35,9 @@ extension PipelineCall {
         if let cookies {
             // The previous hop's cookies came from the jar as it was then; the caller's own
             // `Cookie` field stays wherever the credential rule kept it.
-            let kept = next.headers["Cookie"] != nil ? task.originalRequest.headers["Cookie"] : nil
+            let own = task.originalRequest.headers.values(for: "Cookie")
             next.headers.remove(name: "Cookie")
-            if let kept { next.headers["Cookie"] = kept }
+            if !next.withholdsCredentials, !own.isEmpty { next.headers["Cookie"] = own.joined(separator: "; ") }
             if interceptors.isEmpty { next = next.addingCookies(from: cookies) }
         }
         if !hooks.isEmpty, let context = state.withLock({ $0.openContext }) {

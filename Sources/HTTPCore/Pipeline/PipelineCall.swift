@@ -199,11 +199,7 @@ final class PipelineCall<Value>: Sendable {
     private func adapt(_ request: HTTPRequest, from index: Int = 0) {
         guard index < interceptors.count else {
             var adapted = request
-            if adapted.withholdsCredentials {
-                adapted.headers.remove(name: "Authorization")
-                adapted.headers.remove(name: "Proxy-Authorization")
-                adapted.authentication = nil
-            }
+            if adapted.withholdsCredentials { adapted.withholdCredentials() }
             if let cookies { adapted = adapted.addingCookies(from: cookies) }
             handle(.adapted(adapted))
             return

@@ -8,7 +8,8 @@ public struct RedirectHop: Sendable {
         /// Send ``RedirectHop/request`` as it is.
         case follow
         /// Send this request instead (a changed URL, method or headers). The cross-origin
-        /// credential rule still applies to it: credentials never reach another origin.
+        /// credential rule still applies to it: a request to another origin than the call's
+        /// first, or after the chain left it, loses its credentials.
         case followModified(HTTPRequest)
         /// Follow no further: the redirect response is delivered (and validated) as the result.
         case stop
@@ -17,8 +18,9 @@ public struct RedirectHop: Sendable {
     /// The redirect response: its status, headers and (for a handler) body.
     public var response: HTTPResponse
     /// The request of the next hop, after the method rules and the cross-origin credential
-    /// rule of ``RedirectPolicy``; the cookie jar's cookies and the interceptors' changes are
-    /// added after the handler.
+    /// rule of ``RedirectPolicy``. A handler sees it before the cookie jar and the interceptors;
+    /// the hooks see it after the handler and, for a call without interceptors, with the jar's
+    /// cookies (with interceptors, those are added after their adaptation).
     public var request: HTTPRequest
     /// The hops followed before this one, oldest first; empty at the first redirect.
     public var history: [HTTPRedirect]

@@ -24,7 +24,9 @@ public enum RedirectPolicy: Sendable, Hashable {
     case handled(RedirectHandler)
 
     /// Asks `decide` before each hop: follow it, follow a changed request, or stop and deliver
-    /// the 3xx. The handler runs on the call's callback queue and should be quick.
+    /// the 3xx. The handler runs on the call's callback queue and should be quick. Each
+    /// redirect's body is kept for the handler, so it counts against
+    /// ``HTTPRequest/maximumResponseSize`` like any body (``follow(maximum:)`` drops it unread).
     ///
     /// ```swift
     /// .redirects(.custom { hop in
