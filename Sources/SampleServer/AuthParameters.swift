@@ -13,38 +13,7 @@ enum AuthParameters {
             index += 1
         }
         guard !scheme.isEmpty else { return nil }
-        var parameters: [String: String] = [:]
-        while index < scalars.count {
-            while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" || scalars[index] == "," { index += 1 }
-            var name = ""
-            while index < scalars.count, scalars[index] != "=", scalars[index] != "," {
-                name.unicodeScalars.append(scalars[index])
-                index += 1
-            }
-            var value = ""
-            if index < scalars.count, scalars[index] == "=" {
-                index += 1
-                while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" { index += 1 }
-                if index < scalars.count, scalars[index] == "\"" {
-                    index += 1
-                    while index < scalars.count, scalars[index] != "\"" {
-                        if scalars[index] == "\\", index + 1 < scalars.count { index += 1 }
-                        value.unicodeScalars.append(scalars[index])
-                        index += 1
-                    }
-                    index += 1
-                    while index < scalars.count, scalars[index] != "," { index += 1 }
-                } else {
-                    while index < scalars.count, scalars[index] != "," {
-                        value.unicodeScalars.append(scalars[index])
-                        index += 1
-                    }
-                    value = value.trimmingOWS()
-                }
-            }
-            let key = name.trimmingOWS().lowercased()
-            if !key.isEmpty && parameters[key] == nil { parameters[key] = value }
-        }
+        let parameters = HeaderParameters.parameters(scalars, from: index, separatedBy: ",")
         return (scheme.lowercased(), parameters)
     }
 }

@@ -4,7 +4,6 @@ enum HeaderParameters {
     /// Parameter names (lower-cased) to values, quoted strings unquoted (with `\` escapes).
     /// The leading value (media type or disposition) is skipped; the first of a repeated name wins.
     static func parse(_ value: String) -> [String: String] {
-        var result: [String: String] = [:]
         let scalars = Array(value.unicodeScalars)
         var index = 0
         // Skip the leading value up to the first ';' outside quotes.
@@ -15,12 +14,21 @@ enum HeaderParameters {
             index += 1
             if scalar == ";" && !inQuotes { break }
         }
+        return parameters(scalars, from: index, separatedBy: ";")
+    }
+
+    /// `name=value` pairs from `index` on, separated by `separator` (`;` in media types, `,`
+    /// in authentication parameters): names lower-cased, quoted values unquoted with `\`
+    /// escapes, others trimmed; the first of a repeated name wins.
+    static func parameters(_ scalars: [Unicode.Scalar], from start: Int, separatedBy separator: Unicode.Scalar) -> [String: String] {
+        var result: [String: String] = [:]
+        var index = start
         while index < scalars.count {
-            while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" || scalars[index] == ";" {
+            while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" || scalars[index] == separator {
                 index += 1
             }
             var name = ""
-            while index < scalars.count, scalars[index] != "=", scalars[index] != ";" {
+            while index < scalars.count, scalars[index] != "=", scalars[index] != separator {
                 name.unicodeScalars.append(scalars[index])
                 index += 1
             }
@@ -36,9 +44,9 @@ enum HeaderParameters {
                         index += 1
                     }
                     index += 1
-                    while index < scalars.count, scalars[index] != ";" { index += 1 }
+                    while index < scalars.count, scalars[index] != separator { index += 1 }
                 } else {
-                    while index < scalars.count, scalars[index] != ";" {
+                    while index < scalars.count, scalars[index] != separator {
                         parameterValue.unicodeScalars.append(scalars[index])
                         index += 1
                     }
