@@ -66,6 +66,7 @@ let package = Package(
                           swiftSettings: strict),
         .executableTarget(name: "unix-socket", dependencies: ["SampleScenarios"], path: "Samples/UnixSocket",
                           swiftSettings: strict),
+        .executableTarget(name: "session", dependencies: ["SampleScenarios"], path: "Samples/Session", swiftSettings: strict),
 
         // Helpers shared by the test targets (not a test target itself, not a product).
         .target(name: "TestSupport", dependencies: ["HTTPCore", "SampleServer"], path: "Tests/TestSupport",

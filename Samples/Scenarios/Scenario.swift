@@ -52,6 +52,11 @@ public struct Scenario: Sendable {
         title: "Docker-style JSON from a daemon on a Unix socket — http+unix URLs, .unixSocket and HTTPSessionManager"
     ) { _, output in try await UnixSocketSample.run(output: output) }
 
+    public static let session = Scenario(
+        name: "session",
+        title: "a login cookie set on a redirect hop, sent by both front ends from one jar; Digest; the redirection block"
+    ) { try await SessionSample.run(baseURL: $0, output: $1) }
+
     /// Every sample, in the order `make demo` runs them.
-    public static let all: [Scenario] = [.loginAndUsers, .envelope, .offlineCache, .rankList, .afStyle, .unixSocket]
+    public static let all: [Scenario] = [.loginAndUsers, .envelope, .offlineCache, .rankList, .afStyle, .unixSocket, .session]
 }

@@ -121,6 +121,16 @@ final class Transcript: Sendable {
         #expect(!FileManager.default.fileExists(atPath: String(path.dropLast())))
     }
 
+    @Test func session() async throws {
+        let transcript = try await run(.session)
+        #expect(transcript.hasLine("1) login through 302 /cookies/set → /cookies", "session, theme"))
+        #expect(transcript.hasLine("2) a later call sent session, theme", "Cookie: session=***; theme=***"))
+        #expect(transcript.hasLine("3) Digest-protected call: HTTP 200", "authenticated"))
+        #expect(transcript.hasLine("4) HTTPSessionManager with the same jar sent session, theme"))
+        #expect(transcript.hasLine("5) the redirection block saw", "302 → /redirect/1", "302 → /get"))
+        #expect(transcript.hasLine("6) after logout the jar holds 0 cookies"))
+    }
+
     @Test func runnerNamesTheFailedSampleAndKeepsGoing() async throws {
         let server = try SampleServer(port: 0)
         defer { server.stop() }
@@ -139,6 +149,6 @@ final class Transcript: Sendable {
 
     @Test func everySampleHasACommand() {
         #expect(Scenario.all.map(\.name) == ["login-and-users", "envelope", "offline-cache", "rank-list", "afstyle-demo",
-                                                "unix-socket"])
+                                                "unix-socket", "session"])
     }
 }
