@@ -12,17 +12,16 @@ import Glibc
 /// completion.
 ///
 /// Threading: a transfer is built on the caller's thread, then handed to the engine. From then
-/// on every `var` below (the request and target too, which a followed redirect replaces) is
-/// read and written only on the engine's loop thread (libcurl's callbacks run there too),
+/// on every `var` below is read and written only on the engine's loop thread (libcurl's callbacks run there too),
 /// until the completion's block is posted: that block alone then reads the result, the head,
 /// the body and the closing progress reports
 /// (`deliver()`), and the loop never touches them again. `isCancelRequested` is the one field
 /// other threads touch at any time, and it is atomic. User closures are only ever dispatched
 /// to `callbackQueue`.
 final class CurlTransfer: @unchecked Sendable {
-    /// The request of the current hop: the caller's, then each redirect's next request
-    /// (``prepareRedirect(after:)``, on the loop thread, between two hops).
-    @exclusivity(unchecked) var request: HTTPRequest
+    /// The request this transfer sends (one hop of a redirect chain: the pipeline sends each
+    /// hop as a transfer of its own).
+    let request: HTTPRequest
     let callbackQueue: DispatchQueue
     /// Whether the engine may queue this transfer's completion in one block with others of its
     /// loop pass bound for the same queue: ``callbackQueue`` is a serial queue of the library's
@@ -33,7 +32,7 @@ final class CurlTransfer: @unchecked Sendable {
     let didFinish: (@Sendable () -> Void)?
 
     /// The URL facts of the current hop, worked out when its request was checked.
-    @exclusivity(unchecked) var target: TransferTarget
+    let target: TransferTarget
     /// The engine's hand-off to the callback queues, which counts this transfer in flight and posted.
     let scheduler: DeliveryScheduler
 
