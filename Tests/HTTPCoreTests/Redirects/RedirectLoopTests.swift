@@ -36,13 +36,6 @@ final class RedirectRecorder: HTTPHook {
     var sawLoopThread: Bool { storage.withLock { $0.onLoopThread } }
 }
 
-/// Collects values from any thread.
-final class Collected<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
-    func append(_ element: Element) { storage.withLock { $0.append(element) } }
-    var all: [Element] { storage.withLock { $0 } }
-}
-
 /// Redirects as a loop of the pipeline against the sample server: the handler of
 /// `RedirectPolicy.custom`, the hooks and interceptors at each hop, the hop history of the
 /// response, and the credential rule when a chain crosses to another origin (a second server
@@ -63,7 +56,7 @@ struct RedirectLoopTests {
 
     @Test("the handler sees each hop's response, next request and history; the response carries the hops")
     func handlerSeesEveryHop() async throws {
-        let seen = Collected<(status: Int, next: String, method: HTTPMethod, history: [String])>()
+        let seen = Recorder<(status: Int, next: String, method: HTTPMethod, history: [String])>()
         var request = HTTPRequest(url: try TestServer.endpoint("/redirect/2"))
         request.redirectPolicy = .custom { hop in
             seen.append((hop.response.statusCode, hop.request.url.path, hop.request.method, hop.history.map(\.url.path)))
@@ -77,7 +70,7 @@ struct RedirectLoopTests {
         #expect(response.redirects.map(\.statusCode) == [302, 302])
         #expect(response.timings.redirectCount == 2)
         #expect(response.timings.total >= response.timings.redirect)
-        let hops = seen.all
+        let hops = seen.values
         #expect(hops.map(\.status) == [302, 302])
         #expect(hops.map(\.next) == ["/redirect/1", "/get"])
         #expect(hops.map(\.method) == [.get, .get])
@@ -96,7 +89,7 @@ struct RedirectLoopTests {
         #expect(Self.echoedHeaders(changed.result.success)["x-hop"] == "changed by the handler")
 
         var stopped = HTTPRequest(url: try TestServer.endpoint("/redirect/3"))
-        let calls = Collected<Int>()
+        let calls = Recorder<Int>()
         stopped.redirectPolicy = .custom { hop in
             calls.append(hop.history.count)
             return hop.history.count == 1 ? .stop : .follow
@@ -108,7 +101,7 @@ struct RedirectLoopTests {
         #expect(response.url.path == "/redirect/2")
         #expect(response.redirects.map(\.url.path) == ["/redirect/3"])
         #expect(String(decoding: response.body, as: UTF8.self).contains("/redirect/1"), "a stopped redirect keeps its body")
-        #expect(calls.all == [0, 1])
+        #expect(calls.values == [0, 1])
     }
 
     @Test("the default policy fails one hop past its maximum; .none delivers the first redirect")
@@ -144,7 +137,7 @@ struct RedirectLoopTests {
 
     @Test("interceptors adapt every hop")
     func interceptorsAdaptEveryHop() async throws {
-        let adapted = Collected<String>()
+        let adapted = Recorder<String>()
         let interceptor = ClosureInterceptor { request in
             adapted.append(request.url.path)
             var request = request
@@ -153,7 +146,7 @@ struct RedirectLoopTests {
         }
         let delivery = await client.deliveries(HTTPRequest(url: try TestServer.endpoint("/redirect/2")),
                                                options: CallOptions(usesGlobalHooks: false, interceptors: [interceptor]))
-        #expect(adapted.all == ["/redirect/2", "/redirect/1", "/get"])
+        #expect(adapted.values == ["/redirect/2", "/redirect/1", "/get"])
         #expect(Self.echoedHeaders(delivery.result.success)["x-adapted"] == "/get")
     }
 
@@ -188,7 +181,7 @@ struct RedirectLoopTests {
 
     @Test("a cancel during a chain ends the call once, with cancelled")
     func cancelDuringAChain() async throws {
-        let ends = Collected<NetworkError.Kind?>()
+        let ends = Recorder<NetworkError.Kind?>()
         let delivery = await withCheckedContinuation { (continuation: CheckedContinuation<Delivery<HTTPResponse>, Never>) in
             var request = HTTPRequest(url: (try? TestServer.endpoint("/redirect/3")) ?? URL(fileURLWithPath: "/"))
             let task = Mutex<HTTPTask?>(nil)
@@ -203,6 +196,6 @@ struct RedirectLoopTests {
             task.withLock { $0 = started }
         }
         #expect(delivery.result.failure?.kind == .cancelled)
-        #expect(ends.all.count == 1)
+        #expect(ends.values.count == 1)
     }
 }
