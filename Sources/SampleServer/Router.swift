@@ -55,7 +55,7 @@ enum Router {
 
     static let routes: [Route] = sampleAPIRoutes + envelopeRoutes + echoRoutes + redirectRoutes + bytesRoutes
         + compressionRoutes + cachingRoutes + uploadRoutes + faultRoutes + helperRoutes + pipelineRoutes + dockerRoutes
-        + authRoutes + cookieRoutes
+        + authRoutes + cookieRoutes + streamingRoutes
 
     /// Runs the matching route. Unknown paths are 404, known paths with another method 405.
     /// Throws only what reading the body or the socket throws.
