@@ -74,7 +74,9 @@ final class StreamSource: Sendable {
     /// The head of the current connection.
     /// - Throws: ``NetworkError/Kind/cancelled`` once cancelled, or the call's error.
     func head() async throws(NetworkError) -> HTTPResponse {
-        guard let connection = current() else { throw StreamSource.cancelled }
+        // After the loop ended (which cancels the source) the last connection still knows it.
+        let connection = state.withLock { $0.connection } ?? current()
+        guard let connection else { throw StreamSource.cancelled }
         return try await connection.head()
     }
 

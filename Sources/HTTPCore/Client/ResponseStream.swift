@@ -44,6 +44,9 @@ package final class ResponseStream: Sendable, Hashable {
         /// Takes the next chunk, compacting the array once half of it was read.
         mutating func popChunk() -> Data {
             let chunk = chunks[readIndex]
+            // Released now, not at the next compaction: read chunks must not count twice
+            // against the memory a slow consumer holds.
+            chunks[readIndex] = Data()
             readIndex += 1
             bufferedBytes -= chunk.count
             if readIndex == chunks.count {
@@ -54,6 +57,15 @@ package final class ResponseStream: Sendable, Hashable {
                 readIndex = 0
             }
             return chunk
+        }
+
+        /// Every unread chunk, leaving the buffer empty.
+        mutating func takeAll() -> [Data] {
+            let all = Array(chunks[readIndex...])
+            chunks.removeAll(keepingCapacity: true)
+            readIndex = 0
+            bufferedBytes = 0
+            return all
         }
 
         /// The resume closure to call (outside the lock) when the consumer read enough.
@@ -137,10 +149,7 @@ package final class ResponseStream: Sendable, Hashable {
     /// Ends the stream with the call's result (after the transfer's last chunk was offered).
     /// Later calls are ignored. A success without a streamed head (an empty body) becomes the head.
     package func finish(_ result: Result<HTTPResponse, NetworkError>) {
-        typealias Waiters = (CheckedContinuation<Element, Never>?,
-                             CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>?,
-                             [CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>])
-        let (ending, waiters) = state.withLock { state -> (Result<HTTPResponse, NetworkError>, Waiters?) in
+        let (ending, handoff) = state.withLock { state -> (Result<HTTPResponse, NetworkError>, Handoff?) in
             if let ending = state.ending { return (ending, nil) }
             var ending = result
             if case .success(let response) = result {
@@ -159,17 +168,29 @@ package final class ResponseStream: Sendable, Hashable {
             }
             state.ending = ending
             state.resume = nil
-            let waiters: Waiters = (state.hasUnread ? nil : state.waiter, state.hasUnread ? nil : state.batchWaiter,
-                                    state.headWaiters)
-            if waiters.0 != nil { state.waiter = nil }
-            if waiters.1 != nil { state.batchWaiter = nil }
+            var handoff = Handoff(headWaiters: state.headWaiters)
             state.headWaiters = []
-            return (ending, waiters)
+            // A waiting consumer gets what is there: the one chunk, else the end.
+            if let waiter = state.waiter.take() {
+                handoff.waiter = (waiter, state.hasUnread ? .chunk(state.popChunk()) : .end(ending))
+            }
+            if let waiter = state.batchWaiter.take() {
+                handoff.batchWaiter = (waiter, state.hasUnread ? (state.takeAll(), nil) : ([], ending))
+            }
+            return (ending, handoff)
         }
-        guard let (waiter, batchWaiter, headWaiters) = waiters else { return }
-        waiter?.resume(returning: .end(ending))
-        batchWaiter?.resume(returning: ([], ending))
-        for headWaiter in headWaiters { headWaiter.resume(returning: ending) }
+        guard let handoff else { return }
+        if let (waiter, element) = handoff.waiter { waiter.resume(returning: element) }
+        if let (waiter, batch) = handoff.batchWaiter { waiter.resume(returning: batch) }
+        for headWaiter in handoff.headWaiters { headWaiter.resume(returning: ending) }
+    }
+
+    /// The continuations ``finish(_:)`` resumes, with what each gets.
+    private struct Handoff {
+        var headWaiters: [CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>]
+        var waiter: (CheckedContinuation<Element, Never>, Element)?
+        var batchWaiter: (CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>,
+                          ([Data], Result<HTTPResponse, NetworkError>?))?
     }
 
     /// The next chunk, or the end once every chunk was read; waits while neither has arrived.
@@ -197,13 +218,7 @@ package final class ResponseStream: Sendable, Hashable {
     package func nextBatch() async -> (chunks: [Data], end: Result<HTTPResponse, NetworkError>?) {
         await withCheckedContinuation { (continuation: CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>) in
             let (batch, resume) = state.withLock { state -> (([Data], Result<HTTPResponse, NetworkError>?)?, (@Sendable () -> Void)?) in
-                if state.hasUnread {
-                    let chunks = Array(state.chunks[state.readIndex...])
-                    state.chunks.removeAll(keepingCapacity: true)
-                    state.readIndex = 0
-                    state.bufferedBytes = 0
-                    return ((chunks, nil), state.resumeIfDrained(limit: bufferLimit))
-                }
+                if state.hasUnread { return ((state.takeAll(), nil), state.resumeIfDrained(limit: bufferLimit)) }
                 if let ending = state.ending { return (([], ending), nil) }
                 state.batchWaiter = continuation
                 return (nil, state.resumeIfDrained(limit: bufferLimit))
