@@ -67,6 +67,8 @@ let package = Package(
         .executableTarget(name: "unix-socket", dependencies: ["SampleScenarios"], path: "Samples/UnixSocket",
                           swiftSettings: strict),
         .executableTarget(name: "session", dependencies: ["SampleScenarios"], path: "Samples/Session", swiftSettings: strict),
+        .executableTarget(name: "streaming", dependencies: ["SampleScenarios"], path: "Samples/Streaming",
+                          swiftSettings: strict),
 
         // Helpers shared by the test targets (not a test target itself, not a product).
         .target(name: "TestSupport", dependencies: ["HTTPCore", "SampleServer"], path: "Tests/TestSupport",

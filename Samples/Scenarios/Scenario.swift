@@ -57,6 +57,12 @@ public struct Scenario: Sendable {
         title: "a login cookie set on a redirect hop, sent by both front ends from one jar; Digest; the redirection block"
     ) { try await SessionSample.run(baseURL: $0, output: $1) }
 
+    public static let streaming = Scenario(
+        name: "streaming",
+        title: "server-sent events printed as they arrive, a feed that reconnects, NDJSON, a streamed upload"
+    ) { try await StreamingSample.run(baseURL: $0, output: $1) }
+
     /// Every sample, in the order `make demo` runs them.
-    public static let all: [Scenario] = [.loginAndUsers, .envelope, .offlineCache, .rankList, .afStyle, .unixSocket, .session]
+    public static let all: [Scenario] = [.loginAndUsers, .envelope, .offlineCache, .rankList, .afStyle, .unixSocket, .session,
+                                         .streaming]
 }

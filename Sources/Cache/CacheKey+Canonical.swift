@@ -114,8 +114,9 @@ extension CacheKey {
             return SHA256.hexDigest(canonicalBody(data, contentType: contentType, ignoredParameters: ignoredParameters))
         case .file(let url):
             return fileDigest(url)
-        case .multipart:
-            // Multipart bodies carry a random boundary and may stream files: no stable form.
+        case .multipart, .stream:
+            // Multipart bodies carry a random boundary and may stream files, and a stream is
+            // read once: no stable form.
             return nil
         }
     }

@@ -107,6 +107,37 @@ extension Request {
         return copy
     }
 
+    /// Sends the chunks of `stream` as the body, read while the request is sent, in bounded
+    /// memory (see ``BodyStream``). Parameters then go into the URL query. The body is sent
+    /// once: the request is never retried, and a `307`/`308` redirect fails with
+    /// ``NetworkError/Kind/invalidRequest``.
+    ///
+    /// - Parameters:
+    ///   - stream: the chunks; an error it throws fails the request.
+    ///   - length: the total byte count, sent as `Content-Length`; `nil` (unknown) sends the
+    ///     body chunked over HTTP/1.1.
+    ///   - contentType: the `Content-Type`, unless a header sets one. Default `nil` (none).
+    public func body<Chunks: AsyncSequence & Sendable>(stream: Chunks, length: Int64?,
+                                                       contentType: String? = nil) -> Request where Chunks.Element == Data {
+        var copy = self
+        copy.explicitBody = ExplicitBody(body: .stream(BodyStream(stream, length: length)), contentType: contentType)
+        return copy
+    }
+
+    /// Sends what `inputStream` reads as the body, in bounded memory; otherwise as
+    /// ``body(stream:length:contentType:)``.
+    ///
+    /// - Parameters:
+    ///   - inputStream: the stream, opened and closed by the request; use it for nothing else.
+    ///   - length: the total byte count, or `nil` (sent chunked).
+    ///   - contentType: the `Content-Type`, unless a header sets one. Default `nil` (none).
+    public func body(inputStream: InputStream, length: Int64?, contentType: String? = nil) -> Request {
+        var copy = self
+        copy.explicitBody = ExplicitBody(body: .stream(BodyStream(inputStream: inputStream, length: length)),
+                                         contentType: contentType)
+        return copy
+    }
+
     /// Sends a `multipart/form-data` body (file parts stream from disk). Parameters then go
     /// into the URL query.
     public func multipart(_ form: MultipartFormData) -> Request {

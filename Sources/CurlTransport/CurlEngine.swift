@@ -38,6 +38,7 @@ final class CurlEngine: @unchecked Sendable {
     private enum Command {
         case add(CurlTransfer)
         case cancel(CurlTransfer)
+        case resume(CurlTransfer)
     }
 
     private struct Commands {
@@ -151,6 +152,12 @@ final class CurlEngine: @unchecked Sendable {
         enqueue(.cancel(transfer))
     }
 
+    /// Asks the loop thread to resume a transfer its stream paused. Safe from any thread, at
+    /// any time: a transfer that is not paused, or already finished, is left alone.
+    func resume(_ transfer: CurlTransfer) {
+        enqueue(.resume(transfer))
+    }
+
     /// Ends the loop thread once every transfer in flight has finished. New transfers are
     /// still accepted until then, so requests already made never fail because of it.
     func shutDownWhenIdle() {
@@ -179,6 +186,7 @@ final class CurlEngine: @unchecked Sendable {
                 switch command {
                 case .add(let transfer): start(transfer)
                 case .cancel(let transfer): stop(transfer)
+                case .resume(let transfer): transfer.resumeIfPaused()
                 }
             }
             pending.removeAll(keepingCapacity: true)
@@ -236,6 +244,12 @@ final class CurlEngine: @unchecked Sendable {
         guard let handle = pooled ?? makeHandle() else {
             transfer.complete(with: .failure(NetworkError(.transport, "libcurl could not create a handle")))
             return
+        }
+        if transfer.request.responseStream != nil || transfer.request.body.stream != nil {
+            // Weak: the closure lives in the request's stream, which the transfer holds.
+            transfer.requestResume = { [weak self, weak transfer] in
+                if let self, let transfer { self.resume(transfer) }
+            }
         }
         do {
             try transfer.configure(handle: handle, defaultHeaders: defaultHeaders)

@@ -160,7 +160,8 @@ enum CurlError {
     static func resendRefused(request: HTTPRequest) -> NetworkError {
         let host = request.url.host ?? request.url.absoluteString
         let method = request.method.rawValue
-        let reason = request.method.isIdempotent || request.headers.contains("Idempotency-Key")
+        let reason = request.body.stream != nil ? "its body is a stream, which is sent once"
+            : request.method.isIdempotent || request.headers.contains("Idempotency-Key")
             ? "it was sent twice already"
             : "\(method) is not idempotent; send an Idempotency-Key header or let a retry policy decide"
         return NetworkError(.connectionLost,

@@ -20,6 +20,8 @@ extension CurlTransfer {
             isDiscardingBody = true
             return bytes.count
         }
+        // A streamed body bypasses the size limit: the stream's own buffer bounds it.
+        if isStreaming { return stream(bytes) }
         let count = Int64(bytes.count)
         // Only a 2xx body goes to the download's file, under its own limit (nil: none).
         let download = (200..<300).contains(head.statusCode) ? request.download : nil

@@ -56,10 +56,15 @@ extension CurlTransfer {
                 // stops before the body, and `result(for:)` reports the recorder's reason.
                 return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
                     transfer.headBytes &+= size * count
-                    return transfer.head.record(UnsafeRawBufferPointer(start: buffer, count: size * count)) {
+                    let line = UnsafeRawBufferPointer(start: buffer, count: size * count)
+                    guard transfer.head.record(line, requestsSent: {
                         CurlResponseHeadRecorder.RequestsSent(redirects: transfer.longInfo(CURLINFO_REDIRECT_COUNT),
                                                               bytes: transfer.longInfo(CURLINFO_REQUEST_SIZE))
-                    } ? size * count : 0
+                    }) else { return 0 }
+                    if transfer.request.responseStream != nil, let first = line.first, first == 0x0D || first == 0x0A {
+                        transfer.headDidEnd()
+                    }
+                    return size * count
                 }
             },
             ccurl_easy_setopt_xferinfo_callback(handle) { userdata, dlTotal, dlNow, ulTotal, ulNow in
@@ -262,6 +267,19 @@ extension CurlTransfer {
                 }
             })
             try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+        case .stream(let stream):
+            try stream.start(resume: requestResume ?? {})
+            try set(CURLOPT_UPLOAD, 1)
+            // -1: unknown, which libcurl sends chunked over HTTP/1.1.
+            try set(CURLOPT_INFILESIZE_LARGE, off: curl_off_t(stream.length ?? -1))
+            try check(ccurl_easy_setopt_pointer(handle, CURLOPT_READDATA, retainedSelf?.toOpaque()))
+            try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
+                guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
+                return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+                    $0.readStream(into: buffer, capacity: size * count)
+                }
+            })
+            try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
         case .multipart(let form):
             guard let mime = curl_mime_init(handle) else {
                 throw NetworkError(.transport, "libcurl could not create a MIME body")
@@ -304,7 +322,7 @@ extension CurlTransfer {
         switch request.body {
         case .none: sendsBodyWithoutExpect = false
         case .data(let data): sendsBodyWithoutExpect = data.count > CurlTransfer.expectThreshold
-        case .file, .multipart: sendsBodyWithoutExpect = true
+        case .file, .multipart, .stream: sendsBodyWithoutExpect = true
         }
         let removesExpect = sendsBodyWithoutExpect && !request.headers.contains("Expect")
         guard !request.headers.isEmpty || removesExpect || resumeOffset > 0 else {

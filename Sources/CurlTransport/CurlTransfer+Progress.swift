@@ -35,7 +35,9 @@ extension CurlTransfer {
     /// upload restarts it (the head's bytes as the header callback counted them).
     private func hasBeenIdle(download: Int64, upload: Int64, at now: UInt64) -> Bool {
         let head = headBytes
-        guard download == idleCounts.download, upload == idleCounts.upload, head == idleCounts.head else {
+        // A transfer paused for its stream waits for the consumer (or the producer), not for
+        // the peer: the clock starts again when it resumes.
+        guard !isReceivePaused, !isSendPaused, download == idleCounts.download, upload == idleCounts.upload, head == idleCounts.head else {
             idleCounts = (download, upload, head)
             idleSince = now
             return false

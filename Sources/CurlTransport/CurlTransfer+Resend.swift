@@ -35,7 +35,8 @@ extension CurlTransfer {
             let hop = longInfo(CURLINFO_REDIRECT_COUNT)
             if hop == hopOfLastSend {
                 resends += 1
-                if resends > 1 || !(request.method.isIdempotent || request.headers.contains("Idempotency-Key")) {
+                if resends > 1 || request.body.stream != nil
+                    || !(request.method.isIdempotent || request.headers.contains("Idempotency-Key")) {
                     refusedResend = true
                     return abort
                 }

@@ -126,6 +126,19 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) var headBytes = 0
     @exclusivity(unchecked) var isIdleTimedOut = false
 
+    // Streaming (see `CurlTransfer+Streaming.swift`).
+
+    /// Whether this hop's body goes to the request's ``HTTPRequest/responseStream``: its head
+    /// was final and accepted.
+    @exclusivity(unchecked) var isStreaming = false
+    /// Whether the write callback paused the transfer because the stream's buffer is full.
+    @exclusivity(unchecked) var isReceivePaused = false
+    /// Whether the read callback paused the transfer because the body stream had nothing yet.
+    @exclusivity(unchecked) var isSendPaused = false
+    /// Asks the engine, from any thread, to resume this paused transfer on the loop thread;
+    /// set by the engine when it launches a transfer that streams.
+    @exclusivity(unchecked) var requestResume: (@Sendable () -> Void)?
+
     /// Room for a small body (a JSON envelope, an error, an acknowledgement), given to `body`
     /// when the transfer is made.
     ///
@@ -195,6 +208,8 @@ final class CurlTransfer: @unchecked Sendable {
         headerList = nil
         if let mime { curl_mime_free(mime) }
         mime = nil
+        // A producer still running for a stream body has no reader any more.
+        request.body.stream?.cancel()
         if uploadFD >= 0 { close(uploadFD) }
         uploadFD = -1
         if downloadFD >= 0 { close(downloadFD) }

@@ -94,6 +94,10 @@ final class LibcurlTransport: Transport {
             for part in form.parts {
                 if case .file(let url) = part.content { try requireReadableFile(url) }
             }
+        case .stream(let stream):
+            if let length = stream.length, length < 0 {
+                throw NetworkError(.invalidRequest, "the request body stream's length is negative (\(length)); pass nil when it is unknown")
+            }
         case .none, .data:
             break
         }

@@ -81,6 +81,10 @@ package enum RedirectRule {
         next.url = resolved.url
         let (method, keepsBody) = self.method(after: status, of: request.method)
         next.method = method
+        if keepsBody, request.body.stream != nil {
+            throw NetworkError(.invalidRequest,
+                               "the server redirected with \(status), which needs the request body sent again, but a streamed body is sent once (send a Data or file body to follow this redirect)")
+        }
         if !keepsBody {
             next.body = .none
             for field in request.headers where isBodyField(field.name) { next.headers.remove(name: field.name) }

@@ -42,6 +42,7 @@ final class TransferCoalescer: Sendable {
     /// Whether sharing a transfer is safe for this request: no body, nothing written to disk.
     static func canCoalesce(_ request: HTTPRequest) -> Bool {
         (request.method == .get || request.method == .head) && request.body == .none && request.download == nil
+            && request.responseStream == nil
     }
 
     /// Joins the group for `request` and `sharingQueue` or starts one. Returns the transfer to

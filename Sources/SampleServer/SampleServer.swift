@@ -33,6 +33,10 @@ import Glibc
 /// - Faults: `/fault/close-mid-body`, `/fault/reset`, `/fault/stall`, `/fault/short-body`,
 ///   `/fault/long-body`, `/fault/bad-chunked`, `/fault/garbage-status`, `/fault/huge-headers`,
 ///   `/fault/no-response`.
+/// - Streaming (chunked, each piece sent as written): `/stream/sse?count=&drop-after=&retry=&interval-ms=&echo-last-id=1`
+///   (resumes after `Last-Event-ID`, 204 when nothing is left), `/stream/ndjson?count=&bad-line=&blank-lines=1`,
+///   `/stream/drip?chunks=&size=&interval-ms=`, `/stream/endless?chunk=`, `/stream/tokens?text=&interval-ms=`,
+///   `POST /stream/upload` (answers `{"bytes","chunked","sha256"}`).
 /// - Docker Engine API subset (fixed data: containers web, db running; migrate exited):
 ///   `GET /v1.43/info`, `GET /v1.43/containers/json?all=`, `GET /v1.43/containers/{id|name}/json`
 ///   (unknown: 404 `{"message":"No such container: x"}`).

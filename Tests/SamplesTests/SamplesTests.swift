@@ -131,6 +131,16 @@ final class Transcript: Sendable {
         #expect(transcript.hasLine("6) after logout the jar holds 0 cookies"))
     }
 
+    @Test func streaming() async throws {
+        let transcript = try await run(.streaming)
+        #expect(transcript.hasLine("1) text/event-stream — tokens as they arrive"))
+        #expect(transcript.hasLine("assembled: Chain streams tokens as they arrive from the server"))
+        #expect(transcript.hasLine("2) a dropping feed: events 1, 2, 3, 4, 5, 6 over 3 reconnections, then 204"))
+        #expect(transcript.hasLine("3) NDJSON: item 1, item 2, item 3"))
+        #expect(transcript.hasLine("4) HTTPSessionManager streamingDataTask: HTTP 200, 10240 bytes"))
+        #expect(transcript.hasLine("5) a streamed upload: the server read 1048576 bytes, chunked: true"))
+    }
+
     @Test func runnerNamesTheFailedSampleAndKeepsGoing() async throws {
         let server = try SampleServer(port: 0)
         defer { server.stop() }
@@ -149,6 +159,6 @@ final class Transcript: Sendable {
 
     @Test func everySampleHasACommand() {
         #expect(Scenario.all.map(\.name) == ["login-and-users", "envelope", "offline-cache", "rank-list", "afstyle-demo",
-                                                "unix-socket", "session"])
+                                                "unix-socket", "session", "streaming"])
     }
 }

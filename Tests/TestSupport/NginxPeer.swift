@@ -18,7 +18,8 @@ import Glibc
 /// Locations: `/hello` (`{"hello":"world"}`, `application/json`), `/echo-host` (the `Host`
 /// header, `text/plain`), `/basic` (`{"authenticated":true}` behind `auth_basic`: user
 /// ``basicUser``, password ``basicPassword``), and on the TLS listeners `/hsts` (adds
-/// `Strict-Transport-Security: max-age=3600`). Anything else is nginx's 404. Every request
+/// `Strict-Transport-Security: max-age=3600`), `/stream/events` (``streamEventCount`` events as
+/// `text/event-stream`) and `/stream/big` (``streamBody``, 8 MiB). Anything else is nginx's 404. Every request
 /// is logged as `$connection $server_port $request` (``accessLog()``), one worker, so
 /// connection numbers are unique.
 public final class NginxPeer: Sendable {
@@ -142,6 +143,15 @@ public final class NginxPeer: Sendable {
 
     // MARK: Configuration
 
+    /// `/stream/events`: 2,000 server-sent events, `id: N`, `event: tick`, `data: tick N`.
+    public static let streamEventCount = 2_000
+    static var streamEvents: String {
+        (1...streamEventCount).map { "id: \($0)\nevent: tick\ndata: tick \($0)\n\n" }.joined()
+    }
+
+    /// `/stream/big`: 8 MiB, byte `i` is `i % 251`.
+    public static let streamBody = Data((0..<(8 << 20)).map { UInt8($0 % 251) })
+
     private static func writeFiles(in directory: URL, ca: TestCA, ports: (Int, Int, Int), socketPath: String) throws {
         let d = directory.path
         let hash = try PeerProcess.runTool(["openssl", "passwd", "-apr1", basicPassword], in: directory)
@@ -149,6 +159,8 @@ public final class NginxPeer: Sendable {
         try write("\(basicUser):\(hash)\n", to: directory.appendingPathComponent("htpasswd"))
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("www"), withIntermediateDirectories: true)
         try write("{\"authenticated\":true}", to: directory.appendingPathComponent("www/basic.json"))
+        try write(streamEvents, to: directory.appendingPathComponent("www/events.txt"))
+        try streamBody.write(to: directory.appendingPathComponent("www/big.bin"))
         // `return` runs before the access phase, so `/basic` serves a file: `auth_basic` applies.
         let locations = """
             location = /hello { return 200 '{"hello":"world"}'; }
@@ -158,6 +170,8 @@ public final class NginxPeer: Sendable {
                 auth_basic_user_file \(d)/htpasswd;
                 alias \(d)/www/basic.json;
             }
+            location = /stream/events { default_type text/event-stream; alias \(d)/www/events.txt; }
+            location = /stream/big { default_type application/octet-stream; alias \(d)/www/big.bin; }
             """
         let hsts = """
             location = /hsts {

@@ -33,7 +33,9 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
     public let originalRequest: HTTPRequest
     private let storage = Mutex(Storage())
 
-    init(originalRequest: HTTPRequest) {
+    /// A task for `originalRequest`; the pipeline makes one per call, a front end one for work
+    /// made of several calls (an event stream's reconnections).
+    package init(originalRequest: HTTPRequest) {
         self.originalRequest = originalRequest
     }
 
@@ -93,7 +95,7 @@ public final class HTTPTask: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Records the end of the task, just before its completion is called.
-    func markCompleted(response: HTTPResponse?) {
+    package func markCompleted(response: HTTPResponse?) {
         storage.withLock { storage in
             storage.response = response
             storage.isCompleted = true

@@ -34,6 +34,10 @@ public protocol HTTPHook: Sendable {
     /// The response cache dealt with a problem (a damaged entry deleted, a disk error). Runs on
     /// the cache's own queue, not a request's callback queue.
     func cacheDidReport(_ event: CacheEvent)
+    /// An event stream lost its connection (or the server ended it) and will connect again
+    /// after ``StreamReconnection/delay``: a new call, with its own ``willSend(_:)`` and end
+    /// event, follows. `context` names the stream's request; its `id` is this event's own.
+    func willReconnect(_ context: HookContext, reconnection: StreamReconnection)
 }
 
 extension HTTPHook {
@@ -49,6 +53,8 @@ extension HTTPHook {
     public func didFail(_ context: HookContext, error: NetworkError) {}
     /// Does nothing.
     public func cacheDidReport(_ event: CacheEvent) {}
+    /// Does nothing.
+    public func willReconnect(_ context: HookContext, reconnection: StreamReconnection) {}
 }
 
 /// What a hook learns about the request an event belongs to.

@@ -142,6 +142,12 @@ final class PipelineCall<Value>: Sendable {
             }
         case .askRetriers(let request, let result, let attempts):
             guard attachStop(request) else { return }
+            // Part of a streamed response may have been read already, and a stream body was
+            // read once: sending again would repeat the one and cannot repeat the other.
+            if request.responseStream?.hasStarted == true || request.body.stream?.hasStarted == true {
+                handle(.retryDecided(.doNotRetry, by: interceptors.count))
+                return
+            }
             decideRetry(request, result: result, attempts: attempts)
         case .scheduleRetry(let delay):
             guard attachStop(task.originalRequest) else { return }

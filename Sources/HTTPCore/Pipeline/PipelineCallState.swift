@@ -61,10 +61,11 @@ extension PipelineCallState {
 }
 
 /// Call identifiers for hook contexts, unique per process.
-enum PipelineIDs {
+package enum PipelineIDs {
     static let counter = Atomic<UInt64>(0)
 
-    static func next() -> UInt64 {
+    /// A new identifier for a ``HookContext``, unique in the process.
+    package static func next() -> UInt64 {
         counter.add(1, ordering: .relaxed).newValue
     }
 }

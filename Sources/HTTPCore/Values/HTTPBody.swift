@@ -10,8 +10,11 @@ public enum HTTPBody: Sendable, Hashable {
     case file(URL)
     /// A `multipart/form-data` body built with libcurl's MIME API; file parts are streamed from disk.
     case multipart(MultipartFormData)
+    /// Bytes produced while the request is sent, in bounded memory; sent once (see ``BodyStream``).
+    case stream(BodyStream)
 
-    /// The body's length when it is known before sending (`nil` for multipart or a missing file).
+    /// The body's length when it is known before sending (`nil` for multipart, a missing file
+    /// or a stream of unknown length).
     public var knownLength: Int64? {
         switch self {
         case .none: 0
@@ -19,6 +22,13 @@ public enum HTTPBody: Sendable, Hashable {
         case .file(let url):
             (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
         case .multipart: nil
+        case .stream(let stream): stream.length
         }
+    }
+
+    /// The stream of a ``stream(_:)`` body, `nil` for any other.
+    package var stream: BodyStream? {
+        if case .stream(let stream) = self { return stream }
+        return nil
     }
 }

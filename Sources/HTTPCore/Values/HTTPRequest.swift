@@ -30,6 +30,9 @@ public struct HTTPRequest: Sendable, Hashable {
         /// Set on every redirect hop after the chain left the first request's origin: no
         /// credentials are sent, whatever an interceptor adds (see ``HTTPRequest/withholdsCredentials``).
         var withholdsCredentials = false
+        /// Where the body of an accepted response goes as it arrives, instead of into
+        /// ``HTTPResponse/body``; `nil` (the default) collects it.
+        var responseStream: ResponseStream?
 
         /// The method and URL only; equality still compares everything (see ``HTTPRequest/hash(into:)``).
         package func hash(into hasher: inout Hasher) {
@@ -192,6 +195,14 @@ public struct HTTPRequest: Sendable, Hashable {
     package var withholdsCredentials: Bool {
         get { storage.fields.withholdsCredentials }
         set { storageForWriting.fields.withholdsCredentials = newValue }
+    }
+
+    /// The stream the transport hands an accepted response's body to, chunk by chunk; `nil`
+    /// (the default) collects the body. A streamed request is never coalesced, cached or
+    /// retried once its body began to stream.
+    package var responseStream: ResponseStream? {
+        get { storage.fields.responseStream }
+        set { storageForWriting.fields.responseStream = newValue }
     }
 
     /// Makes a request. Every argument but the URL has the default stated on its property.

@@ -127,6 +127,9 @@ extension HTTPRequest {
             return ["--data-binary \(CurlQuoting.quote(text))"]
         case .multipart(let form):
             return form.parts.map { part in multipartArgument(part, redaction: redaction, maximumBodyBytes: maximumBodyBytes) }
+        case .stream(let stream):
+            // curl reads a body of unknown length from standard input, chunked.
+            return ["--data-binary @- \(CurlQuoting.quote("<stream of \(stream.length.map { "\($0) bytes" } ?? "unknown length")>"))"]
         }
     }
 

@@ -1,0 +1,232 @@
+import Foundation
+import Synchronization
+
+/// The receiving end of a streamed response body: the transport hands it the body of an
+/// accepted response chunk by chunk instead of collecting it, and one consumer takes the chunks
+/// out, at its own pace.
+///
+/// Backpressure: while ``bufferLimit`` bytes or more wait unread, ``offer(_:)`` refuses the next
+/// chunk and the transport pauses the transfer (libcurl keeps the chunk and offers it again);
+/// once the consumer has read the buffer down to half the limit, the stream calls the resume
+/// closure the transport gave it in ``open(_:resume:)``. So at most `bufferLimit` plus one
+/// chunk is held, however slow the consumer.
+///
+/// Only a response the ``acceptance`` accepts is streamed: the body of any other (an error, a
+/// redirect the pipeline follows) is collected as usual, within the request's size limit, and
+/// the stream ends with the pipeline's error. The end of the stream is the call's result,
+/// given to ``finish(_:)`` by the front end, after every chunk of the transfer was offered.
+///
+/// Threads: ``open(_:resume:)`` and ``offer(_:)`` run on the transport's loop thread; the
+/// consumer's methods on any one task or queue at a time; all state sits behind one lock.
+package final class ResponseStream: Sendable, Hashable {
+    /// What the consumer gets next.
+    package enum Element: Sendable {
+        case chunk(Data)
+        /// The end: the call's result (the head with an empty body on success).
+        case end(Result<HTTPResponse, NetworkError>)
+    }
+
+    private struct State {
+        var chunks: [Data] = []
+        /// The first unread chunk in `chunks`.
+        var readIndex = 0
+        var bufferedBytes = 0
+        var head: HTTPResponse?
+        var ending: Result<HTTPResponse, NetworkError>?
+        var isPaused = false
+        var resume: (@Sendable () -> Void)?
+        var waiter: CheckedContinuation<Element, Never>?
+        var batchWaiter: CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>?
+        var headWaiters: [CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>] = []
+
+        var hasUnread: Bool { readIndex < chunks.count }
+
+        /// Takes the next chunk, compacting the array once half of it was read.
+        mutating func popChunk() -> Data {
+            let chunk = chunks[readIndex]
+            readIndex += 1
+            bufferedBytes -= chunk.count
+            if readIndex == chunks.count {
+                chunks.removeAll(keepingCapacity: true)
+                readIndex = 0
+            } else if readIndex > 64, readIndex * 2 > chunks.count {
+                chunks.removeFirst(readIndex)
+                readIndex = 0
+            }
+            return chunk
+        }
+
+        /// The resume closure to call (outside the lock) when the consumer read enough.
+        mutating func resumeIfDrained(limit: Int) -> (@Sendable () -> Void)? {
+            guard isPaused, bufferedBytes <= limit / 2 else { return nil }
+            isPaused = false
+            return resume
+        }
+    }
+
+    /// Bytes that may wait unread before the transfer pauses.
+    package let bufferLimit: Int
+    /// Which responses are streamed; any other is collected and fails the call as usual.
+    package let acceptance: StatusAcceptance
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - bufferLimit: bytes that may wait unread; at least 1 (smaller values are raised to it).
+    ///   - acceptance: the statuses whose body is streamed.
+    package init(bufferLimit: Int, acceptance: StatusAcceptance) {
+        self.bufferLimit = max(1, bufferLimit)
+        self.acceptance = acceptance
+    }
+
+    package static func == (lhs: ResponseStream, rhs: ResponseStream) -> Bool { lhs === rhs }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// Whether a response was accepted and its body began to stream: from then on the call
+    /// must not be retried, since the consumer may have read part of it.
+    package var hasStarted: Bool { state.withLock { $0.head != nil } }
+
+    // MARK: The transport's side (loop thread)
+
+    /// Starts streaming `head`'s body; `resume` asks the transport (from any thread) to resume
+    /// a transfer that ``offer(_:)`` paused. A second call (a later hop) is ignored.
+    package func open(_ head: HTTPResponse, resume: @escaping @Sendable () -> Void) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>] in
+            guard state.head == nil, state.ending == nil else { return [] }
+            state.head = head
+            state.resume = resume
+            defer { state.headWaiters = [] }
+            return state.headWaiters
+        }
+        for waiter in waiters { waiter.resume(returning: .success(head)) }
+    }
+
+    /// Takes a chunk of the body; `false` (the chunk not taken) when the buffer is full and the
+    /// transfer must pause. Chunks after the end are taken and dropped.
+    package func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        enum Handoff { case none, chunk(CheckedContinuation<Element, Never>, Data), batch(CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>, Data) }
+        let limit = bufferLimit
+        let (taken, handoff) = state.withLock { state -> (Bool, Handoff) in
+            guard state.ending == nil else { return (true, .none) }
+            if state.bufferedBytes >= limit {
+                state.isPaused = true
+                return (false, .none)
+            }
+            let chunk = Data(bytes)
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (true, .chunk(waiter, chunk))
+            }
+            if let waiter = state.batchWaiter {
+                state.batchWaiter = nil
+                return (true, .batch(waiter, chunk))
+            }
+            state.chunks.append(chunk)
+            state.bufferedBytes += chunk.count
+            return (true, .none)
+        }
+        switch handoff {
+        case .none: break
+        case .chunk(let waiter, let chunk): waiter.resume(returning: .chunk(chunk))
+        case .batch(let waiter, let chunk): waiter.resume(returning: ([chunk], nil))
+        }
+        return taken
+    }
+
+    // MARK: The front end's side
+
+    /// Ends the stream with the call's result (after the transfer's last chunk was offered).
+    /// Later calls are ignored. A success without a streamed head (an empty body) becomes the head.
+    package func finish(_ result: Result<HTTPResponse, NetworkError>) {
+        typealias Waiters = (CheckedContinuation<Element, Never>?,
+                             CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>?,
+                             [CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>])
+        let (ending, waiters) = state.withLock { state -> (Result<HTTPResponse, NetworkError>, Waiters?) in
+            if let ending = state.ending { return (ending, nil) }
+            var ending = result
+            if case .success(let response) = result {
+                var head = state.head ?? response
+                head.timings = response.timings
+                head.body = Data()
+                ending = .success(head)
+                if state.head == nil {
+                    state.head = head
+                    // A body that was not streamed (a stub's answer) is the stream's one chunk.
+                    if !response.body.isEmpty {
+                        state.chunks.append(response.body)
+                        state.bufferedBytes += response.body.count
+                    }
+                }
+            }
+            state.ending = ending
+            state.resume = nil
+            let waiters: Waiters = (state.hasUnread ? nil : state.waiter, state.hasUnread ? nil : state.batchWaiter,
+                                    state.headWaiters)
+            if waiters.0 != nil { state.waiter = nil }
+            if waiters.1 != nil { state.batchWaiter = nil }
+            state.headWaiters = []
+            return (ending, waiters)
+        }
+        guard let (waiter, batchWaiter, headWaiters) = waiters else { return }
+        waiter?.resume(returning: .end(ending))
+        batchWaiter?.resume(returning: ([], ending))
+        for headWaiter in headWaiters { headWaiter.resume(returning: ending) }
+    }
+
+    /// The next chunk, or the end once every chunk was read; waits while neither has arrived.
+    /// One consumer at a time.
+    package func next() async -> Element {
+        let limit = bufferLimit
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Element, Never>) in
+            let (element, resume) = state.withLock { state -> (Element?, (@Sendable () -> Void)?) in
+                if state.hasUnread {
+                    let chunk = state.popChunk()
+                    return (.chunk(chunk), state.resumeIfDrained(limit: limit))
+                }
+                if let ending = state.ending { return (.end(ending), nil) }
+                state.waiter = continuation
+                // Nothing unread: a paused transfer may go on.
+                return (nil, state.resumeIfDrained(limit: limit))
+            }
+            resume?()
+            if let element { continuation.resume(returning: element) }
+        }
+    }
+
+    /// Every chunk waiting (at least one), or the end when nothing is left; waits while neither
+    /// has arrived. The callback forms take chunks this way, one queue hop per batch.
+    package func nextBatch() async -> (chunks: [Data], end: Result<HTTPResponse, NetworkError>?) {
+        await withCheckedContinuation { (continuation: CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>) in
+            let (batch, resume) = state.withLock { state -> (([Data], Result<HTTPResponse, NetworkError>?)?, (@Sendable () -> Void)?) in
+                if state.hasUnread {
+                    let chunks = Array(state.chunks[state.readIndex...])
+                    state.chunks.removeAll(keepingCapacity: true)
+                    state.readIndex = 0
+                    state.bufferedBytes = 0
+                    return ((chunks, nil), state.resumeIfDrained(limit: bufferLimit))
+                }
+                if let ending = state.ending { return (([], ending), nil) }
+                state.batchWaiter = continuation
+                return (nil, state.resumeIfDrained(limit: bufferLimit))
+            }
+            resume?()
+            if let batch { continuation.resume(returning: batch) }
+        }
+    }
+
+    /// The response head once a response was accepted (its body empty), or the call's error
+    /// when it failed first; waits until one of them is known.
+    package func head() async -> Result<HTTPResponse, NetworkError> {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
+            let known = state.withLock { state -> Result<HTTPResponse, NetworkError>? in
+                if let head = state.head { return .success(head) }
+                if let ending = state.ending { return ending }
+                state.headWaiters.append(continuation)
+                return nil
+            }
+            if let known { continuation.resume(returning: known) }
+        }
+    }
+
+    /// The head, if a response was accepted already.
+    package var currentHead: HTTPResponse? { state.withLock { $0.head } }
+}
