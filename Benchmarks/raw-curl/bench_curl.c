@@ -17,11 +17,25 @@
  *                    `connections` (1) connections, so every stream shares one connection
  *   h1-tls-100       as small-32 over TLS and HTTP/1.1 (CURL_HTTP_VERSION_1_1), at most
  *                    `connections` (32) connections: the rest of the `concurrency` wait in libcurl
+ *   stream-chunks    one GET of the big file on the warm-up's handle (its connection), libcurl's
+ *                    default receive buffer (16 KiB, as the library's streams use); the write
+ *                    callback only counts the bytes: the ceiling of reading a body as it arrives
+ *   stream-events    one GET of the server-sent events file, parsed in the write callback as
+ *                    an event-stream client minimally must: lines split on LF (a CR before it
+ *                    dropped), a line cut by a chunk boundary carried over, `field: value` split
+ *                    at the first colon (one space after it dropped), `data` appended to the
+ *                    event's data with a LF, `id` and `event` copied, `retry` parsed, comments
+ *                    skipped, and an event counted at each blank line that ends a non-empty data
+ *   stream-slow-rss  the big file read by a slow consumer: the write callback sleeps 1 ms after
+ *                    every 64 KiB (libcurl buffers nothing; the kernel's socket buffers hold
+ *                    the rest), for the peak RSS against the baseline before the timed part
  * The two TLS scenarios first run 2 x `concurrency` transfers, `concurrency` in flight, on the
  * multi handle, untimed (the connections and their handshakes, as the Swift clients' warm-up),
  * and check that every response came over the HTTP version asked for.
  * Every body goes through a write callback into a growable buffer, as a real client's must.
- * Prints the same JSON line as the Swift clients. Exit: 0 ok, 1 failure, 2 usage, 3 unsupported.
+ * Prints the same JSON line as the Swift clients (with `events` for stream-events, whose `bytes`
+ * are the bytes of the events' data, and
+ * `baseline_rss_kib`/`baseline_peak_rss_kib`: VmRSS and VmHWM before the timed part). Exit: 0 ok, 1 failure, 2 usage, 3 unsupported.
  */
 #define _GNU_SOURCE
 #include <curl/curl.h>
@@ -49,7 +63,7 @@ struct transfer {
 };
 
 static const char *scenarios[] = {"small-seq", "small-32", "users-decode", "download-file", "download-memory",
-                                   "h2-100", "h1-tls-100"};
+                                   "h2-100", "h1-tls-100", "stream-chunks", "stream-events", "stream-slow-rss"};
 
 /* The TLS scenarios' settings, applied to every easy handle (setup_easy) and checked per response. */
 static const char *ca_file = NULL;            /* --ca-file: the runner's private CA */
@@ -72,19 +86,38 @@ static double cpu_seconds(void) {
            (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-static long peak_rss_kib(void) {
+/* A line of /proc/self/status in KiB, e.g. "VmHWM:" (the peak RSS) or "VmRSS:"; -1 when absent. */
+static long status_kib(const char *key) {
     FILE *status = fopen("/proc/self/status", "r");
     char line[256];
     long value = -1;
+    size_t length = strlen(key);
     if (!status) return -1;
     while (fgets(line, sizeof line, status)) {
-        if (strncmp(line, "VmHWM:", 6) == 0) {
-            value = strtol(line + 6, NULL, 10);
+        if (strncmp(line, key, length) == 0) {
+            value = strtol(line + length, NULL, 10);
             break;
         }
     }
     fclose(status);
     return value;
+}
+
+static long peak_rss_kib(void) { return status_kib("VmHWM:"); }
+
+/* Appends n bytes, growing the buffer by doubling; 0 when done, -1 when out of memory. */
+static int append(struct buffer *b, const char *data, size_t n) {
+    if (b->length + n > b->capacity) {
+        size_t capacity = b->capacity ? b->capacity : 16384;
+        while (capacity < b->length + n) capacity *= 2;
+        char *grown = realloc(b->data, capacity);
+        if (!grown) return -1;
+        b->data = grown;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->length, data, n);
+    b->length += n;
+    return 0;
 }
 
 static size_t on_body(char *data, size_t size, size_t count, void *userdata) {
@@ -104,20 +137,116 @@ static size_t on_body(char *data, size_t size, size_t count, void *userdata) {
         t->body.length += n; /* counted, not kept */
         return n;
     }
-    if (t->body.length + n > t->body.capacity) {
-        size_t capacity = t->body.capacity ? t->body.capacity : 16384;
-        while (capacity < t->body.length + n) capacity *= 2;
-        char *grown = realloc(t->body.data, capacity);
-        if (!grown) {
-            t->failed = 1;
-            return 0;
-        }
-        t->body.data = grown;
-        t->body.capacity = capacity;
+    if (append(&t->body, data, n) != 0) {
+        t->failed = 1;
+        return 0;
     }
-    memcpy(t->body.data + t->body.length, data, n);
-    t->body.length += n;
     return n;
+}
+
+/* The streaming scenarios' state: bytes seen, and for stream-events the parser's. */
+struct stream {
+    long bytes;
+    long since_sleep;      /* stream-slow-rss: bytes since the consumer last slept */
+    long events;
+    long data_bytes;       /* the events' data, without the LF that ends each */
+    struct buffer line;    /* a line cut by a chunk boundary */
+    struct buffer data, id, event;
+    long retry;
+    int failed;
+};
+
+static size_t on_chunk(char *data, size_t size, size_t count, void *userdata) {
+    struct stream *s = userdata;
+    (void)data;
+    s->bytes += (long)(size * count);
+    return size * count;
+}
+
+/* The slow consumer: 1 ms asleep after every 64 KiB, inside the callback (libcurl waits). */
+static size_t on_slow_chunk(char *data, size_t size, size_t count, void *userdata) {
+    struct stream *s = userdata;
+    (void)data;
+    s->bytes += (long)(size * count);
+    s->since_sleep += (long)(size * count);
+    if (s->since_sleep >= 64 * 1024) {
+        s->since_sleep = 0;
+        struct timespec pause = {0, 1000 * 1000};
+        while (nanosleep(&pause, &pause) != 0 && errno == EINTR) continue;
+    }
+    return size * count;
+}
+
+static int copy_field(struct buffer *b, const char *value, size_t n) {
+    b->length = 0;
+    return append(b, value, n);
+}
+
+/* One line of an event stream (its LF gone). */
+static int event_line(struct stream *s, const char *line, size_t n) {
+    if (n > 0 && line[n - 1] == '\r') n--;
+    if (n == 0) {
+        /* The blank line dispatches the event; one with no data is none. */
+        if (s->data.length > 0) {
+            s->events++;
+            s->data_bytes += (long)s->data.length - 1;
+        }
+        s->data.length = 0;
+        s->event.length = 0;
+        return 0;
+    }
+    if (line[0] == ':') return 0; /* a comment */
+    const char *colon = memchr(line, ':', n);
+    size_t name = colon ? (size_t)(colon - line) : n;
+    const char *value = colon ? colon + 1 : line + n;
+    size_t length = colon ? n - name - 1 : 0;
+    if (length > 0 && value[0] == ' ') {
+        value++;
+        length--;
+    }
+    if (name == 4 && memcmp(line, "data", 4) == 0) {
+        if (append(&s->data, value, length) != 0 || append(&s->data, "\n", 1) != 0) return -1;
+    } else if (name == 2 && memcmp(line, "id", 2) == 0) {
+        return copy_field(&s->id, value, length);
+    } else if (name == 5 && memcmp(line, "event", 5) == 0) {
+        return copy_field(&s->event, value, length);
+    } else if (name == 5 && memcmp(line, "retry", 5) == 0) {
+        long retry = 0;
+        for (size_t i = 0; i < length; i++) {
+            if (value[i] < '0' || value[i] > '9') return 0; /* not a number: ignored */
+            retry = retry * 10 + (value[i] - '0');
+        }
+        s->retry = retry;
+    }
+    return 0;
+}
+
+static size_t on_events(char *data, size_t size, size_t count, void *userdata) {
+    struct stream *s = userdata;
+    size_t n = size * count;
+    const char *p = data, *end = data + n;
+    s->bytes += (long)n;
+    while (p < end) {
+        const char *newline = memchr(p, '\n', (size_t)(end - p));
+        if (!newline) {
+            if (append(&s->line, p, (size_t)(end - p)) != 0) goto failed;
+            break;
+        }
+        int status;
+        if (s->line.length > 0) {
+            if (append(&s->line, p, (size_t)(newline - p)) != 0) goto failed;
+            status = event_line(s, s->line.data, s->line.length);
+            s->line.length = 0;
+        } else {
+            status = event_line(s, p, (size_t)(newline - p));
+        }
+        if (status != 0) goto failed;
+        p = newline + 1;
+    }
+    return n;
+failed:
+    s->failed = 1;
+    return 0;
 }
 
 static int setup_easy(struct transfer *t, const char *url) {
@@ -275,6 +404,28 @@ static int run_download(const char *url, const char *path, long *bytes, long *co
     return failed;
 }
 
+/* The streaming scenarios: one GET on the warm-up's handle (so on its connection) with
+   libcurl's default receive buffer, the body handed to `callback` as it arrives. */
+static int run_stream(const char *url, curl_write_callback callback, struct stream *s, long *connections,
+                      double *seconds) {
+    CURL *easy = sequential.easy;
+    curl_easy_setopt(easy, CURLOPT_URL, url);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, callback);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, s);
+    double start = now_seconds();
+    CURLcode code = curl_easy_perform(easy);
+    *seconds = now_seconds() - start;
+    long status = 0, connects = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
+    *connections += connects;
+    if (code != CURLE_OK || status != 200 || s->failed) {
+        fprintf(stderr, "curl: stream failed: %s, HTTP %ld\n", curl_easy_strerror(code), status);
+        return -1;
+    }
+    return 0;
+}
+
 /* The warm-up GET every client makes before the clock starts (library set-up, first connection). */
 static int warm_up(const char *base) {
     char url[1024];
@@ -328,7 +479,9 @@ int main(int argc, char **argv) {
     if (!h2 && !h1_tls && warm_up(base) != 0) return 1;
 
     char url[1024], path[1024];
-    long bytes = 0, connections = 0, requests = count;
+    long bytes = 0, connections = 0, requests = count, events = -1;
+    long baseline_rss = status_kib("VmRSS:"), baseline_peak = peak_rss_kib();
+    struct stream stream = {0};
     double seconds = 0, cpu_start = cpu_seconds();
     int failed;
     if (strcmp(scenario, "small-seq") == 0) {
@@ -350,6 +503,18 @@ int main(int argc, char **argv) {
         snprintf(path, sizeof path, "%s/download-curl-%d.bin", directory, (int)getpid());
         requests = 1;
         failed = run_download(url, to_file ? path : NULL, &bytes, &connections, &seconds);
+    } else if (strncmp(scenario, "stream-", 7) == 0) {
+        int is_events = strcmp(scenario, "stream-events") == 0, slow = strcmp(scenario, "stream-slow-rss") == 0;
+        if (!is_events && !slow && strcmp(scenario, "stream-chunks") != 0) {
+            fprintf(stderr, "curl: scenario %s is not implemented\n", scenario);
+            return 3;
+        }
+        snprintf(url, sizeof url, "%s/%s", base, is_events ? "events.sse" : "big.bin");
+        requests = 1;
+        failed = run_stream(url, is_events ? on_events : (slow ? on_slow_chunk : on_chunk), &stream, &connections,
+                            &seconds);
+        bytes = is_events ? stream.data_bytes : stream.bytes;
+        if (is_events) events = stream.events;
     } else {
         fprintf(stderr, "curl: scenario %s is not implemented\n", scenario);
         return 3;
@@ -357,8 +522,11 @@ int main(int argc, char **argv) {
     if (failed) return 1;
     double cpu = cpu_seconds() - (warm_cpu_end >= 0 ? warm_cpu_end : cpu_start);
     printf("{\"client\":\"curl\",\"scenario\":\"%s\",\"requests\":%ld,\"seconds\":%.6f,\"rps\":%.1f,"
-           "\"bytes\":%ld,\"peak_rss_kib\":%ld,\"new_connections\":%ld,\"cpu_seconds\":%.6f}\n",
+           "\"bytes\":%ld,\"peak_rss_kib\":%ld,\"new_connections\":%ld,\"cpu_seconds\":%.6f,"
+           "\"baseline_rss_kib\":%ld,\"baseline_peak_rss_kib\":%ld",
            scenario, requests, seconds, seconds > 0 ? (double)requests / seconds : 0.0, bytes, peak_rss_kib(),
-           connections, cpu);
+           connections, cpu, baseline_rss, baseline_peak);
+    if (events >= 0) printf(",\"events\":%ld", events);
+    printf("}\n");
     return 0;
 }

@@ -22,8 +22,10 @@ public protocol BenchClient {
 ///     bench-<client> --list        # the scenarios it implements, one a line
 ///
 /// Prints one JSON line on success:
-/// `{"client":…, "scenario":…, "requests":N, "seconds":S, "rps":…, "bytes":B, "peak_rss_kib":K, "new_connections":C, "cpu_seconds":T}`
-/// (`cpu_seconds`: the process's CPU time over the timed part only).
+/// `{"client":…, "scenario":…, "requests":N, "seconds":S, "rps":…, "bytes":B, "peak_rss_kib":K, "new_connections":C, "cpu_seconds":T,
+/// "baseline_rss_kib":R, "baseline_peak_rss_kib":H}` and `"events":E` for `stream-events`
+/// (`cpu_seconds`: the process's CPU time over the timed part only; `baseline_*`: `VmRSS` and
+/// `VmHWM` once the scenario is prepared, just before the timed part).
 /// Exit status: 0 done, 1 the benchmark failed, 2 bad command line, 3 scenario not implemented.
 public enum BenchMain {
     public static func run(_ client: some BenchClient) -> Never {
@@ -46,13 +48,15 @@ public enum BenchMain {
         }
         do {
             let timed = try client.prepare(scenario, setup)
+            let baseline = Baseline(rss: statusKiB("VmRSS:"), peak: peakRSSKiB())
             let cpuStart = cpuSeconds()
             let start = DispatchTime.now().uptimeNanoseconds
             let result = try timed()
             let seconds = result.timedSeconds ?? Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             let cpu = result.timedCPUSeconds ?? cpuSeconds() - cpuStart
             result.cleanUp?()
-            print(resultLine(client: client.name, scenario: scenario, result: result, seconds: seconds, cpu: cpu))
+            print(resultLine(client: client.name, scenario: scenario, result: result, seconds: seconds, cpu: cpu,
+                             baseline: baseline))
             exit(0)
         } catch {
             FileHandle.standardError.write(Data("\(client.name) \(scenario.rawValue): \(error)\n".utf8))
@@ -98,24 +102,40 @@ public enum BenchMain {
         return (scenario, setup)
     }
 
-    static func resultLine(client: String, scenario: Scenario, result: BenchResult, seconds: Double, cpu: Double) -> String {
+    /// The process's memory just before the timed part, in KiB (`nil` where there is no procfs).
+    struct Baseline {
+        var rss: Int?
+        var peak: Int?
+    }
+
+    static func resultLine(client: String, scenario: Scenario, result: BenchResult, seconds: Double, cpu: Double,
+                           baseline: Baseline) -> String {
         let rps = seconds > 0 ? Double(result.requests) / seconds : 0
         let rss = peakRSSKiB().map(String.init) ?? "null"
         let connections = result.newConnections.map(String.init) ?? "null"
+        let events = result.events.map { ",\"events\":\($0)" } ?? ""
         // Hand-written: the names are fixed ASCII, so no escaping is needed, and it keeps
         // JSONEncoder's key order and number formatting out of the way.
         return "{\"client\":\"\(client)\",\"scenario\":\"\(scenario.rawValue)\",\"requests\":\(result.requests),"
             + "\"seconds\":\(String(format: "%.6f", seconds)),\"rps\":\(String(format: "%.1f", rps)),"
             + "\"bytes\":\(result.bytes),\"peak_rss_kib\":\(rss),\"new_connections\":\(connections),"
-            + "\"cpu_seconds\":\(String(format: "%.6f", cpu))}"
+            + "\"cpu_seconds\":\(String(format: "%.6f", cpu)),"
+            + "\"baseline_rss_kib\":\(baseline.rss.map(String.init) ?? "null"),"
+            + "\"baseline_peak_rss_kib\":\(baseline.peak.map(String.init) ?? "null")\(events)}"
     }
 }
 
 /// The process's peak resident set size (`VmHWM` in `/proc/self/status`), in KiB; `nil` where
 /// there is no procfs.
 public func peakRSSKiB() -> Int? {
+    statusKiB("VmHWM:")
+}
+
+/// A line of `/proc/self/status` in KiB, e.g. `"VmRSS:"` (the resident set now); `nil` where
+/// there is no procfs or no such line.
+public func statusKiB(_ key: String) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    for line in status.split(separator: "\n") where line.hasPrefix(key) {
         return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
     return nil

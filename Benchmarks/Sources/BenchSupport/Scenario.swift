@@ -33,13 +33,24 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// `--connections` (32) connections, the rest waiting in libcurl's queue; every response
     /// must be HTTP/1.1.
     case http1TLSConcurrent = "h1-tls-100"
+    /// One GET of the big file read as it arrives (a streaming API), the bytes counted and
+    /// dropped: the cost of handing a body over chunk by chunk.
+    case streamChunks = "stream-chunks"
+    /// One GET of the server-sent events file (`text/event-stream`, `--count` events), parsed
+    /// by the client's event-stream API and counted (`events` in the result line).
+    case streamEvents = "stream-events"
+    /// One GET of the big file read by a slow consumer (1 ms asleep after every 64 KiB) through
+    /// a stream with a 1 MiB buffer: the runner compares the peak RSS with the RSS before the
+    /// timed part (``BenchMain`` reports both), which the bounded buffer should keep close.
+    case streamSlowRSS = "stream-slow-rss"
 
     /// The path on the benchmark server that the scenario fetches.
     public var path: String {
         switch self {
         case .smallSequential, .smallConcurrent, .cacheHits, .http2Concurrent, .http1TLSConcurrent: "/envelope.json"
         case .usersDecode: "/users.json"
-        case .downloadFile, .downloadMemory: "/big.bin"
+        case .downloadFile, .downloadMemory, .streamChunks, .streamSlowRSS: "/big.bin"
+        case .streamEvents: "/events.sse"
         }
     }
 
@@ -137,6 +148,8 @@ public struct BenchResult: Sendable {
     public var timedSeconds: Double?
     /// The CPU time (user + system, all threads) over the same intervals as ``timedSeconds``.
     public var timedCPUSeconds: Double?
+    /// Events parsed (`stream-events`); `nil` (default) for the other scenarios.
+    public var events: Int?
     /// Work the harness runs after its clock has stopped: deleting the downloaded file, which
     /// the C client also does after its own clock. Freeing 256 MiB of freshly written page
     /// cache took 10 ms from a shell and up to ~60 ms right after a download here, a quarter of
@@ -144,12 +157,13 @@ public struct BenchResult: Sendable {
     public var cleanUp: (@Sendable () -> Void)?
 
     public init(requests: Int, bytes: Int, newConnections: Int?, timedSeconds: Double? = nil,
-                timedCPUSeconds: Double? = nil) {
+                timedCPUSeconds: Double? = nil, events: Int? = nil) {
         self.requests = requests
         self.bytes = bytes
         self.newConnections = newConnections
         self.timedSeconds = timedSeconds
         self.timedCPUSeconds = timedCPUSeconds
+        self.events = events
     }
 }
 

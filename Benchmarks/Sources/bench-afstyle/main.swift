@@ -46,7 +46,7 @@ struct AFStyleClient: BenchClient {
             return { try Driver.sequential(count: 1, send: send) }
         case .cacheHits:
             return try cacheHits(setup, manager: manager)
-        case .http2Concurrent, .http1TLSConcurrent:
+        case .http2Concurrent, .http1TLSConcurrent, .streamChunks, .streamEvents, .streamSlowRSS:
             throw BenchError("not implemented")
         }
     }

@@ -1,5 +1,6 @@
 // The fluent builder: `Request.url(…).responseData { }` / `.response([User].self) { }`, callback
-// style, through every scenario, with a configuration of its own (`ChainConfiguration`).
+// style, through every scenario, with a configuration of its own (`ChainConfiguration`); the
+// streaming scenarios through `chunks()` and `events(reconnect:)`, read by a `for try await` loop.
 import BenchSupport
 import Chain
 import Dispatch
@@ -8,7 +9,7 @@ import Foundation
 struct ChainClient: BenchClient {
     let name = "chain"
     let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits,
-                                 .http2Concurrent, .http1TLSConcurrent]
+                                 .http2Concurrent, .http1TLSConcurrent, .streamChunks, .streamEvents, .streamSlowRSS]
 
     func prepare(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
         if scenario.isTLS { return try tlsConcurrent(scenario, setup) }
@@ -44,6 +45,12 @@ struct ChainClient: BenchClient {
             return { try Driver.sequential(count: 1, send: send) }
         case .cacheHits:
             return try cacheHits(setup, configuration: configuration)
+        case .streamChunks:
+            return { try AsyncWait.run { try await Self.countBytes(request.chunks()) } }
+        case .streamEvents:
+            return { try AsyncWait.run { try await Self.countEvents(request.events(reconnect: .never)) } }
+        case .streamSlowRSS:
+            return { try AsyncWait.run { try await Self.readSlowly(request.chunks(bufferSize: 1 << 20)) } }
         case .http2Concurrent, .http1TLSConcurrent:
             throw BenchError("not implemented")
         }
@@ -132,6 +139,40 @@ struct ChainClient: BenchClient {
                 }
             }
         }
+    }
+
+    /// `stream-chunks`: the body as it arrives (the default 1 MiB buffer), the bytes counted.
+    private static func countBytes(_ chunks: ResponseChunks) async throws -> BenchResult {
+        var bytes = 0
+        for try await chunk in chunks { bytes += chunk.count }
+        return BenchResult(requests: 1, bytes: bytes, newConnections: nil)
+    }
+
+    /// `stream-events`: every event counted, and the bytes of its data (the runner checks both).
+    private static func countEvents(_ events: ServerSentEvents) async throws -> BenchResult {
+        var count = 0
+        var bytes = 0
+        for try await event in events {
+            count += 1
+            bytes += event.data.utf8.count
+        }
+        return BenchResult(requests: 1, bytes: bytes, newConnections: nil, events: count)
+    }
+
+    /// `stream-slow-rss`: a consumer slower than the network, 1 ms asleep after every 64 KiB, so
+    /// the stream's buffer fills and the transfer pauses; the runner reads the peak RSS.
+    private static func readSlowly(_ chunks: ResponseChunks) async throws -> BenchResult {
+        var bytes = 0
+        var sinceSleep = 0
+        for try await chunk in chunks {
+            bytes += chunk.count
+            sinceSleep += chunk.count
+            if sinceSleep >= 64 << 10 {
+                sinceSleep = 0
+                try await Task.sleep(nanoseconds: 1_000_000)
+            }
+        }
+        return BenchResult(requests: 1, bytes: bytes, newConnections: nil)
     }
 
     private func warmUp(_ request: Request) throws {
