@@ -238,9 +238,9 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func launch(_ transfer: CurlTransfer) {
-        // A download sets a larger receive buffer, which libcurl refuses (BAD_FUNCTION_ARGUMENT)
-        // on a handle that has already allocated one: downloads get a fresh handle.
-        let pooled = transfer.request.download == nil ? easyPool.popLast() : nil
+        // A download or a stream sets a larger receive buffer, which libcurl refuses
+        // (BAD_FUNCTION_ARGUMENT) on a handle that has already allocated one: they get a fresh handle.
+        let pooled = transfer.setsReceiveBuffer ? nil : easyPool.popLast()
         guard let handle = pooled ?? makeHandle() else {
             transfer.complete(with: .failure(NetworkError(.transport, "libcurl could not create a handle")))
             return
@@ -280,7 +280,7 @@ final class CurlEngine: @unchecked Sendable {
         removeFromMulti(handle)
         transfer.complete(with: .failure(cancelled))
         recycle(transfer.cleanUp(), isDirty: transfer.needsHandleReset,
-                    keepsLargeBuffer: transfer.request.download != nil)
+                    keepsLargeBuffer: transfer.setsReceiveBuffer)
         didEnd(onHost: transfer.hostKey)
     }
 
@@ -349,7 +349,7 @@ final class CurlEngine: @unchecked Sendable {
                 transfer.complete(with: result)
             }
             recycle(transfer.cleanUp(), isDirty: transfer.needsHandleReset,
-                    keepsLargeBuffer: transfer.request.download != nil)
+                    keepsLargeBuffer: transfer.setsReceiveBuffer)
             didEnd(onHost: transfer.hostKey)
             finished += 1
         }

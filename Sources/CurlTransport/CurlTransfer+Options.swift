@@ -211,7 +211,12 @@ extension CurlTransfer {
         if let key = tls.clientKey { try set(CURLOPT_SSLKEY, key.path) }
         if let password = tls.clientKeyPassword { try set(CURLOPT_KEYPASSWD, password) }
         switch request.httpVersion {
-        case .automatic: break  // the baseline's HTTP/2-over-TLS preference
+        case .automatic:
+            // The baseline prefers HTTP/2 over TLS. A streamed response goes over HTTP/1.1, where
+            // pausing it stops the reads of its own connection: libcurl 7.88 pauses an HTTP/2
+            // stream only after buffering what its 32 MiB window let the server send, and a paused
+            // stream beside others on its connection stalled after the resume (Docs/Transport.md).
+            if request.responseStream != nil { try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1) }
         case .http1_1: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
         case .http2PriorKnowledge: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
@@ -269,6 +274,7 @@ extension CurlTransfer {
             try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
         case .stream(let stream):
             try stream.start(resume: requestResume ?? {})
+            startedBodyStream = true
             try set(CURLOPT_UPLOAD, 1)
             // -1: unknown, which libcurl sends chunked over HTTP/1.1.
             try set(CURLOPT_INFILESIZE_LARGE, off: curl_off_t(stream.length ?? -1))
@@ -362,10 +368,24 @@ extension CurlTransfer {
     private static let headerListAllocationFailure = NetworkError(.transport, "libcurl could not allocate the header list")
 
     private func configureDownload() throws(NetworkError) {
-        guard request.download != nil else { return }
-        // A larger receive buffer halves the callbacks for big files (see the benchmark).
-        try set(CURLOPT_BUFFERSIZE, 512 * 1024)
+        if request.download != nil {
+            // A larger receive buffer halves the callbacks for big files (see the benchmark).
+            try set(CURLOPT_BUFFERSIZE, 512 * 1024)
+        } else if request.responseStream != nil {
+            // Each chunk is one hand-off to the consumer (a thread wake-up when it waits): 64 KiB
+            // chunks cut them by four against libcurl's 16 KiB, and keep a paused stream's
+            // memory (the buffer, the chunk libcurl holds, its own buffer) within twice the
+            // stream's default bound (Docs/Performance/2026-12-02-streaming.md).
+            try set(CURLOPT_BUFFERSIZE, CurlTransfer.streamReceiveBuffer)
+        }
     }
+
+    /// The receive buffer of a streamed response: 64 KiB.
+    static let streamReceiveBuffer = 64 * 1024
+
+    /// Whether the transfer sets its own receive buffer (a download, a stream): its handle is
+    /// fresh and is not pooled afterwards.
+    var setsReceiveBuffer: Bool { request.download != nil || request.responseStream != nil }
 
     // MARK: Setting options
 

@@ -12,11 +12,21 @@ extension CurlTransfer {
     /// limit, for the pipeline's error).
     func headDidEnd() {
         guard let stream = request.responseStream, !isStreaming, head.statusCode >= 200, head.violation == nil else { return }
+        let status = head.statusCode
+        // libcurl answers these challenges itself when it has credentials: the body after the
+        // next head is the one to stream.
+        if status == 401, request.authentication != nil { return }
+        if status == 407, request.proxy.credentials != nil { return }
         var response = partialResponse()
         response.headers = CurlResponseHeadRecorder.headers(in: head.bytes)
-        if RedirectPolicy.follows(head.statusCode), case .follow = request.redirectPolicy,
-           response.headers["Location"] != nil { return }
-        guard stream.acceptance.accepts(response) else { return }
+        // A redirect goes on to another hop (followed by the pipeline, or handed to a handler
+        // that may follow it): only its last hop's body is the stream.
+        if RedirectPolicy.follows(status), response.headers["Location"] != nil {
+            if case .none = request.redirectPolicy {} else { return }
+        }
+        // A custom acceptance is caller code, which never runs on this thread: the decision
+        // here takes 2xx, and the closure still validates the response at the end.
+        guard stream.acceptance.acceptsOnTransportThread(status) else { return }
         isStreaming = true
         stream.open(response, resume: requestResume ?? {})
     }

@@ -133,6 +133,8 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) var isStreaming = false
     /// Whether the write callback paused the transfer because the stream's buffer is full.
     @exclusivity(unchecked) var isReceivePaused = false
+    /// Whether this transfer started its request's body stream (the one that reads it).
+    @exclusivity(unchecked) var startedBodyStream = false
     /// Whether the read callback paused the transfer because the body stream had nothing yet.
     @exclusivity(unchecked) var isSendPaused = false
     /// Asks the engine, from any thread, to resume this paused transfer on the loop thread;
@@ -208,8 +210,9 @@ final class CurlTransfer: @unchecked Sendable {
         headerList = nil
         if let mime { curl_mime_free(mime) }
         mime = nil
-        // A producer still running for a stream body has no reader any more.
-        request.body.stream?.cancel()
+        // A producer still running for this transfer's stream body has no reader any more (a
+        // second send of the same body failed to start it, and must not stop the first).
+        if startedBodyStream { request.body.stream?.cancel() }
         if uploadFD >= 0 { close(uploadFD) }
         uploadFD = -1
         if downloadFD >= 0 { close(downloadFD) }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// After a dropped connection, or one the server ended with a status other than 204, the stream
 /// waits the server's `retry` time (else ``initialDelay``), doubled after each attempt that
-/// brought no event, up to ``maximumDelay``, and sends the request again with `Last-Event-ID`
+/// brought no event, up to ``maximumDelay`` (which also caps the server's `retry`), and sends the request again with `Last-Event-ID`
 /// set to the last event id it saw. It stops on HTTP 204 No Content, on a refused status or
 /// content type, on a decoding or size failure, and on a cancel.
 public struct EventReconnection: Sendable, Hashable {
@@ -34,17 +34,28 @@ public struct EventReconnection: Sendable, Hashable {
     }
 
     /// The wait before attempt `attempt` (1 for the first after events arrived), given the
-    /// server's `retry` in milliseconds. A negative, NaN or infinite setting counts as 0 or as
-    /// the other limit, never as a crash.
-    func delay(attempt: Int, serverRetry: Int?) -> TimeInterval {
+    /// server's `retry` in milliseconds; never more than ``maximumDelay`` (a server's `retry`
+    /// included), never less than ``shortestDelay``. A negative or NaN setting counts as 0, an
+    /// infinite one as a day — never a crash.
+    public func delay(attempt: Int, serverRetry: Int?) -> TimeInterval {
+        let cap = EventReconnection.sanitized(maximumDelay, fallback: 30)
         let base = serverRetry.map { TimeInterval($0) / 1000 } ?? EventReconnection.sanitized(initialDelay, fallback: 3)
-        let cap = max(EventReconnection.sanitized(maximumDelay, fallback: 30), 0)
-        let doublings = Double(min(max(attempt - 1, 0), 30))
-        return min(base * pow(2, doublings), max(cap, base))
+        let doublings = attempt <= 1 ? 0 : Double(min(attempt - 1, 30))
+        // At least 10 ms: a server's `retry: 0` must not make a stream reconnect in a busy loop.
+        return max(min(max(base, 0) * pow(2, doublings), cap), EventReconnection.shortestDelay)
     }
 
-    /// Whether attempt `attempt` may be made.
-    func allows(attempt: Int) -> Bool {
+    /// The shortest wait between connections, whatever the settings and the server say: 10 ms.
+    public static let shortestDelay: TimeInterval = 0.01
+
+    /// The wait in nanoseconds, for `Task.sleep`.
+    static func nanoseconds(_ delay: TimeInterval) -> UInt64 {
+        guard !delay.isNaN else { return 0 }
+        return UInt64(min(max(delay, 0), 24 * 3600) * 1_000_000_000)
+    }
+
+    /// Whether attempt `attempt` (counting fruitless attempts in a row) may be made.
+    public func allows(attempt: Int) -> Bool {
         guard isEnabled else { return false }
         guard let maximumAttempts else { return true }
         return attempt <= maximumAttempts
@@ -52,6 +63,6 @@ public struct EventReconnection: Sendable, Hashable {
 
     private static func sanitized(_ value: TimeInterval, fallback: TimeInterval) -> TimeInterval {
         guard value.isFinite else { return value == .infinity ? 24 * 3600 : fallback }
-        return max(value, 0)
+        return min(max(value, 0), 24 * 3600)
     }
 }

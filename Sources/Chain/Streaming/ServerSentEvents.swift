@@ -123,7 +123,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             let lastEventID = parser.lastEventID.isEmpty ? nil : parser.lastEventID
             report(StreamReconnection(attempt: attempt, delay: delay, lastEventID: lastEventID, error: error), on: connection)
             do {
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                try await Task.sleep(nanoseconds: EventReconnection.nanoseconds(delay))
             } catch {
                 isDone = true
                 iteration.source.cancel()

@@ -20,6 +20,7 @@ extension ResponseStream {
                             done.resume()
                         }
                     }
+                    batchDelivered(chunks)
                 }
                 if let end {
                     queue.async { completion(end) }

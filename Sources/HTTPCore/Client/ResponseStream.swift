@@ -59,12 +59,13 @@ package final class ResponseStream: Sendable, Hashable {
             return chunk
         }
 
-        /// Every unread chunk, leaving the buffer empty.
+        /// Every unread chunk, leaving the buffer empty; their bytes still count against the
+        /// limit until ``ResponseStream/batchDelivered(_:)``, so a callback form holds no more
+        /// than an iterator.
         mutating func takeAll() -> [Data] {
             let all = Array(chunks[readIndex...])
             chunks.removeAll(keepingCapacity: true)
             readIndex = 0
-            bufferedBytes = 0
             return all
         }
 
@@ -204,6 +205,7 @@ package final class ResponseStream: Sendable, Hashable {
                     return (.chunk(chunk), state.resumeIfDrained(limit: limit))
                 }
                 if let ending = state.ending { return (.end(ending), nil) }
+                guard state.waiter == nil, state.batchWaiter == nil else { return (.end(.failure(ResponseStream.readConcurrently)), nil) }
                 state.waiter = continuation
                 // Nothing unread: a paused transfer may go on.
                 return (nil, state.resumeIfDrained(limit: limit))
@@ -218,8 +220,9 @@ package final class ResponseStream: Sendable, Hashable {
     package func nextBatch() async -> (chunks: [Data], end: Result<HTTPResponse, NetworkError>?) {
         await withCheckedContinuation { (continuation: CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>) in
             let (batch, resume) = state.withLock { state -> (([Data], Result<HTTPResponse, NetworkError>?)?, (@Sendable () -> Void)?) in
-                if state.hasUnread { return ((state.takeAll(), nil), state.resumeIfDrained(limit: bufferLimit)) }
+                if state.hasUnread { return ((state.takeAll(), nil), nil) }
                 if let ending = state.ending { return (([], ending), nil) }
+                guard state.waiter == nil, state.batchWaiter == nil else { return (([], .failure(ResponseStream.readConcurrently)), nil) }
                 state.batchWaiter = continuation
                 return (nil, state.resumeIfDrained(limit: bufferLimit))
             }
@@ -227,6 +230,20 @@ package final class ResponseStream: Sendable, Hashable {
             if let batch { continuation.resume(returning: batch) }
         }
     }
+
+    /// Marks a batch from ``nextBatch()`` as handed over: its bytes stop counting against the
+    /// limit, and a paused transfer may go on.
+    package func batchDelivered(_ chunks: [Data]) {
+        let bytes = chunks.reduce(0) { $0 + $1.count }
+        let limit = bufferLimit
+        let resume = state.withLock { state -> (@Sendable () -> Void)? in
+            state.bufferedBytes -= bytes
+            return state.resumeIfDrained(limit: limit)
+        }
+        resume?()
+    }
+
+    static let readConcurrently = NetworkError(.invalidRequest, "a streamed response was read by two tasks at once; read it from one")
 
     /// The response head once a response was accepted (its body empty), or the call's error
     /// when it failed first; waits until one of them is known.

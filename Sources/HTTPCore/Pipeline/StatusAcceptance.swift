@@ -44,6 +44,17 @@ public struct StatusAcceptance: Sendable {
         }
     }
 
+    /// Whether a response with `statusCode` passes, decided without running caller code: the
+    /// codes of ``codes(_:)`` (and the presets), and `200..<300` for ``custom(_:)``, whose
+    /// closure runs later, where caller code may (a streamed response is decided on the
+    /// transport's thread at its head).
+    package func acceptsOnTransportThread(_ statusCode: Int) -> Bool {
+        switch rule {
+        case .codes(let codes): codes.contains(statusCode)
+        case .custom: (200..<300).contains(statusCode)
+        }
+    }
+
     /// Throws ``error(for:decodedBody:)`` unless `response` passes.
     /// - Throws: ``NetworkError/Kind/unacceptableStatus(_:)``.
     public func check(_ response: HTTPResponse) throws(NetworkError) {

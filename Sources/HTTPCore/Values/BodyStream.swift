@@ -33,7 +33,11 @@ public final class BodyStream: Sendable, Hashable, CustomStringConvertible {
     }
 
     private struct State {
+        /// Produced bytes; those before `readOffset` were read (dropped at compaction, so the
+        /// storage stays within about twice the limit).
         var buffer = Data()
+        var readOffset = 0
+        var unread: Int { buffer.count - readOffset }
         var isStarted = false
         var isEnded = false
         var error: NetworkError?
@@ -44,6 +48,8 @@ public final class BodyStream: Sendable, Hashable, CustomStringConvertible {
         /// The producer waits for room; calling this lets it go on.
         var parkedProducer: (@Sendable () -> Void)?
         var isCancelled = false
+        /// The task iterating a sequence, cancelled with the body.
+        var producerTask: Task<Void, Never>?
     }
 
     /// The body's length, sent as `Content-Length`; `nil` when unknown (sent chunked).
@@ -99,14 +105,22 @@ public final class BodyStream: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``NetworkError/Kind/invalidRequest`` when it was started before (a second send).
     package func start(resume: @escaping @Sendable () -> Void) throws(NetworkError) {
         let isFirst = state.withLock { state in
-            defer { state.isStarted = true }
+            guard !state.isStarted else { return false }
+            state.isStarted = true
             state.resume = resume
-            return !state.isStarted
+            return true
         }
         guard isFirst else { throw BodyStream.sentOnce }
         switch source {
-        case .sequence(let run): Task.detached { [self] in await run(self) }
-        case .inputStream(let box): DispatchQueue.global().async { [self] in pumpInputStream(box) }
+        case .sequence(let run):
+            let task = Task.detached { [self] in await run(self) }
+            let isCancelled = state.withLock { state in
+                state.producerTask = task
+                return state.isCancelled
+            }
+            if isCancelled { task.cancel() }
+        case .inputStream(let box):
+            DispatchQueue.global().async { [self] in pumpInputStream(box) }
         }
     }
 
@@ -114,15 +128,27 @@ public final class BodyStream: Sendable, Hashable, CustomStringConvertible {
     package func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         let (result, producer) = state.withLock { state -> (ReadResult, (@Sendable () -> Void)?) in
             if let error = state.error { return (.failed(error), nil) }
-            if state.buffer.isEmpty {
+            if state.isCancelled { return (.failed(NetworkError(.cancelled, "the request body stream was cancelled")), nil) }
+            if state.unread == 0 {
                 if state.isEnded { return (.end, nil) }
                 state.isConsumerWaiting = true
                 return (.pause, state.parkedProducer.take())
             }
-            let count = min(buffer.count, state.buffer.count)
-            state.buffer.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: count)
-            state.buffer.removeFirst(count)
-            let producer = state.buffer.count <= bufferLimit / 2 ? state.parkedProducer.take() : nil
+            state.isConsumerWaiting = false
+            let count = min(buffer.count, state.unread)
+            state.buffer.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                target.copyMemory(from: base + state.readOffset, byteCount: count)
+            }
+            state.readOffset += count
+            if state.readOffset == state.buffer.count {
+                state.buffer.removeAll(keepingCapacity: true)
+                state.readOffset = 0
+            } else if state.readOffset >= bufferLimit {
+                state.buffer = Data(state.buffer[state.readOffset...])
+                state.readOffset = 0
+            }
+            let producer = state.unread <= bufferLimit / 2 ? state.parkedProducer.take() : nil
             return (.bytes(count), producer)
         }
         producer?()
@@ -131,11 +157,12 @@ public final class BodyStream: Sendable, Hashable, CustomStringConvertible {
 
     /// Stops the producer (the transfer ended before the body did).
     package func cancel() {
-        let producer = state.withLock { state in
+        let (producer, task) = state.withLock { state in
             state.isCancelled = true
             state.resume = nil
-            return state.parkedProducer.take()
+            return (state.parkedProducer.take(), state.producerTask.take())
         }
+        task?.cancel()
         producer?()
     }
 
@@ -148,7 +175,7 @@ public final class BodyStream: Sendable, Hashable, CustomStringConvertible {
             enum Step { case stop, wait, appended((@Sendable () -> Void)?) }
             let step: Step = state.withLock { state in
                 if state.isCancelled || state.error != nil { return .stop }
-                guard state.buffer.count < bufferLimit else { return .wait }
+                guard state.unread < bufferLimit else { return .wait }
                 return .appended(append(chunk, to: &state))
             }
             switch step {
@@ -160,7 +187,7 @@ public final class BodyStream: Sendable, Hashable, CustomStringConvertible {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let parked = state.withLock { state -> Bool in
                         // Room may have been made, or the body cancelled, since the check.
-                        guard state.buffer.count >= bufferLimit, !state.isCancelled else { return false }
+                        guard state.unread >= bufferLimit, !state.isCancelled else { return false }
                         state.parkedProducer = { continuation.resume() }
                         return true
                     }
@@ -215,7 +242,7 @@ public final class BodyStream: Sendable, Hashable, CustomStringConvertible {
         while true {
             let mayRead = state.withLock { state -> Bool? in
                 if state.isCancelled || state.error != nil { return nil }
-                guard state.buffer.count < bufferLimit else {
+                guard state.unread < bufferLimit else {
                     state.parkedProducer = { DispatchQueue.global().async { [self] in pumpInputStream(box) } }
                     return false
                 }

@@ -258,6 +258,18 @@ struct StreamingTests {
         }
     }
 
+    /// One `Request` value with a stream body sent twice at once: the body is read once, so one
+    /// send gets all of it and the other fails at once — and does not stop the first.
+    @Test func aStreamBodySentTwiceAtOnceFailsTheSecondOnly() async throws {
+        let request = Request.url(try TestServer.url("/stream/upload")).method(.post)
+            .body(stream: Self.chunks(count: 200, size: 10_000), length: nil)
+        async let first = request.delivery(UploadAnswer.self)
+        async let second = request.delivery(UploadAnswer.self)
+        let results = [await first, await second]
+        #expect(results.compactMap(\.value).map(\.bytes) == [2_000_000])
+        #expect(results.compactMap(\.error).map(\.kind) == [.invalidRequest])
+    }
+
     @Test func aStreamBodyIsNeverRetried() async throws {
         // A PUT (idempotent) to a route that fails once: a retry would reach attempt 2.
         let url = try TestServer.url("/flaky/\(UUID().uuidString)?failures=1&status=503")

@@ -107,7 +107,24 @@ struct ResponseStreamTests {
         let batch = await stream.nextBatch()
         #expect(batch.chunks.map(\.count) == [60, 60])
         #expect(batch.end == nil)
+        #expect(resumes.value == 0, "a batch counts until it was handed over")
+        #expect(!offer(stream, 60), "the batch being delivered still fills the buffer")
+        stream.batchDelivered(batch.chunks)
         #expect(resumes.value == 1)
+    }
+
+    @Test func aSecondReaderAtOnceFailsInsteadOfHanging() async {
+        let stream = ResponseStream(bufferLimit: 100, acceptance: .successCodes)
+        stream.open(Self.head, resume: {})
+        async let first = stream.next()
+        async let second = stream.next()
+        // One of them waits; the other fails at once. Then the waiting one gets the end.
+        stream.finish(.failure(NetworkError(.cancelled, "cancelled")))
+        let kinds = [await first, await second].compactMap { element -> NetworkError.Kind? in
+            if case .end(.failure(let error)) = element { return error.kind }
+            return nil
+        }
+        #expect(kinds.count == 2)
     }
 }
 
