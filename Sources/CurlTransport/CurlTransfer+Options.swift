@@ -262,30 +262,12 @@ extension CurlTransfer {
             guard fstat(fd, &status) == 0 else {
                 throw NetworkError(.fileIO, "cannot read upload file \(url.path): \(String(cString: strerror(errno)))")
             }
-            try set(CURLOPT_UPLOAD, 1)
-            try set(CURLOPT_INFILESIZE_LARGE, off: curl_off_t(status.st_size))
-            try check(ccurl_easy_setopt_pointer(handle, CURLOPT_READDATA, retainedSelf?.toOpaque()))
-            try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
-                guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
-                return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
-                    $0.readUpload(into: buffer, capacity: size * count)
-                }
-            })
-            try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+            try configureUpload(handle: handle, length: curl_off_t(status.st_size))
         case .stream(let stream):
             try stream.start(resume: requestResume ?? {})
             startedBodyStream = true
-            try set(CURLOPT_UPLOAD, 1)
             // -1: unknown, which libcurl sends chunked over HTTP/1.1.
-            try set(CURLOPT_INFILESIZE_LARGE, off: curl_off_t(stream.length ?? -1))
-            try check(ccurl_easy_setopt_pointer(handle, CURLOPT_READDATA, retainedSelf?.toOpaque()))
-            try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
-                guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
-                return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
-                    $0.readStream(into: buffer, capacity: size * count)
-                }
-            })
-            try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+            try configureUpload(handle: handle, length: curl_off_t(stream.length ?? -1))
         case .multipart(let form):
             guard let mime = curl_mime_init(handle) else {
                 throw NetworkError(.transport, "libcurl could not create a MIME body")
@@ -317,6 +299,22 @@ extension CurlTransfer {
             try check(ccurl_easy_setopt_mime(handle, CURLOPT_MIMEPOST, mime))
             if method != .post { try set(CURLOPT_CUSTOMREQUEST, method.rawValue) }
         }
+    }
+
+    /// A body libcurl reads through the read callback (a file or a stream) of `length` bytes
+    /// (-1: unknown), with the request's method.
+    private func configureUpload(handle: UnsafeMutableRawPointer, length: curl_off_t) throws(NetworkError) {
+        try set(CURLOPT_UPLOAD, 1)
+        try set(CURLOPT_INFILESIZE_LARGE, off: length)
+        try check(ccurl_easy_setopt_pointer(handle, CURLOPT_READDATA, retainedSelf?.toOpaque()))
+        try check(ccurl_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
+            guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
+            return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+                $0.request.body.stream == nil ? $0.readUpload(into: buffer, capacity: size * count)
+                    : $0.readStream(into: buffer, capacity: size * count)
+            }
+        })
+        try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
     }
 
     private func configureHeaders(handle: UnsafeMutableRawPointer, defaults: CurlDefaultHeaders) throws(NetworkError) {
