@@ -216,7 +216,10 @@ extension CurlTransfer {
             // pausing it stops the reads of its own connection: libcurl 7.88 pauses an HTTP/2
             // stream only after buffering what its 32 MiB window let the server send, and a paused
             // stream beside others on its connection stalled after the resume (Docs/Transport.md).
-            if request.responseStream != nil { try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1) }
+            // A stream body too: its pause is the same mechanism, in the other direction.
+            if request.responseStream != nil || request.body.stream != nil {
+                try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+            }
         case .http1_1: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
         case .http2PriorKnowledge: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }

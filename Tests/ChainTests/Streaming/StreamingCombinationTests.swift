@@ -8,7 +8,7 @@ import Testing
 @Suite("Streaming combinations", .timeLimit(.minutes(2)))
 struct StreamingCombinationTests {
     @Test func aRetryBeforeTheStreamOpenedIsMade() async throws {
-        let chunks = Request.url(try TestServer.url("/flaky/\(UUID().uuidString)?failures=1&status=503"))
+        let chunks = streaming.url(try TestServer.url("/flaky/\(UUID().uuidString)?failures=1&status=503"))
             .retry(RetryPolicy(maximumRetries: 2, baseDelay: 0)).chunks()
         var body = Data()
         for try await chunk in chunks { body.append(chunk) }
@@ -21,7 +21,7 @@ struct StreamingCombinationTests {
     @Test func aRedirectIsFollowedBeforeTheStreamOpens() async throws {
         let target = "/stream/drip?chunks=4&size=100&interval-ms=0"
         let redirect = try TestServer.url("/redirect-to?url=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
-        let chunks = Request.url(redirect).chunks()
+        let chunks = streaming.url(redirect).chunks()
         var total = 0
         for try await chunk in chunks { total += chunk.count }
         #expect(total == 400, "the 302's own body is not part of the stream")
@@ -30,8 +30,8 @@ struct StreamingCombinationTests {
 
     @Test func identicalStreamsInFlightDoNotShareATransfer() async throws {
         let url = try TestServer.url("/stream/drip?chunks=20&size=1000&interval-ms=1")
-        async let first = Self.count(Request.url(url).chunks(bufferSize: 2048))
-        async let second = Self.count(Request.url(url).chunks(bufferSize: 2048))
+        async let first = Self.count(streaming.url(url).chunks(bufferSize: 2048))
+        async let second = Self.count(streaming.url(url).chunks(bufferSize: 2048))
         #expect(try await [first, second] == [20_000, 20_000])
     }
 
@@ -44,7 +44,7 @@ struct StreamingCombinationTests {
     /// The consumer stops reading for longer than the idle timeout: the transfer is paused,
     /// which is the consumer's wait, not the server's silence.
     @Test func aConsumerSlowerThanTheIdleTimeoutDoesNotTimeOut() async throws {
-        let chunks = Request.url(try TestServer.url("/stream/drip?chunks=6&size=8192&interval-ms=0"))
+        let chunks = streaming.url(try TestServer.url("/stream/drip?chunks=6&size=8192&interval-ms=0"))
             .timeouts(Timeouts(idle: 1)).chunks(bufferSize: 1024)
         var total = 0
         for try await chunk in chunks {
@@ -55,7 +55,7 @@ struct StreamingCombinationTests {
     }
 
     @Test func theIdleTimeoutStillAppliesBetweenBytes() async throws {
-        let chunks = Request.url(try TestServer.url("/stream/drip?chunks=2&size=10&interval-ms=4000"))
+        let chunks = streaming.url(try TestServer.url("/stream/drip?chunks=2&size=10&interval-ms=4000"))
             .timeouts(Timeouts(idle: 1)).chunks()
         var total = 0
         do throws(NetworkError) {
@@ -68,7 +68,7 @@ struct StreamingCombinationTests {
     }
 
     @Test func eventsRefuseAnotherContentType() async throws {
-        let events = Request.url(try TestServer.url("/stream/drip?chunks=2&size=10&interval-ms=0")).events()
+        let events = streaming.url(try TestServer.url("/stream/drip?chunks=2&size=10&interval-ms=0")).events()
         do throws(NetworkError) {
             for try await _ in events {}
             Issue.record("octets were read as events")
@@ -80,7 +80,7 @@ struct StreamingCombinationTests {
 
     @Test func eventsDoNotReconnectAfterARefusedStatus() async throws {
         let reconnections = Recorder<StreamReconnection>()
-        let events = Request.url(try TestServer.url("/status/500")).hook(Reconnections(recorder: reconnections))
+        let events = streaming.url(try TestServer.url("/status/500")).hook(Reconnections(recorder: reconnections))
             .events(reconnect: EventReconnection(initialDelay: 0.01))
         do throws(NetworkError) {
             for try await _ in events {}
@@ -93,7 +93,7 @@ struct StreamingCombinationTests {
 
     @Test func eventsGiveUpAfterTheFruitlessAttemptsAllowed() async throws {
         let reconnections = Recorder<StreamReconnection>()
-        let events = Request.url("http://127.0.0.1:9/events").hook(Reconnections(recorder: reconnections))
+        let events = streaming.url("http://127.0.0.1:9/events").hook(Reconnections(recorder: reconnections))
             .events(reconnect: EventReconnection(initialDelay: 0.01, maximumDelay: 0.02, maximumAttempts: 2))
         do throws(NetworkError) {
             for try await _ in events {}
@@ -108,7 +108,7 @@ struct StreamingCombinationTests {
     }
 
     @Test func aStubbedAnswerStreamsAsOneChunk() async throws {
-        let events = Request.url(unreachableURL)
+        let events = streaming.url(unreachableURL)
             .stub(Stub(headers: ["Content-Type": "text/event-stream"], body: Data("id: 1\ndata: stubbed\n\n".utf8)))
             .events(reconnect: .never)
         var received: [ServerSentEvent] = []

@@ -3,6 +3,11 @@ import Foundation
 import Synchronization
 import Testing
 
+/// The streaming suites' own client: their streams are long-lived (drips, endless bodies, a
+/// consumer slower than the idle timeout), and on the shared client they would hold the
+/// per-host slots other suites' requests to the same sample server wait for.
+let streaming = ChainConfiguration(client: HTTPClient())
+
 /// Streamed responses against the sample server: chunks, lines, JSON lines, events with
 /// reconnection, backpressure through libcurl's pause, cancellation, and the callback forms.
 @Suite("Streaming", .timeLimit(.minutes(2)))
@@ -13,7 +18,7 @@ struct StreamingTests {
     }
 
     @Test func chunksDeliverTheWholeBodyAndTheHead() async throws {
-        let chunks = Request.url(try TestServer.url("/stream/drip?chunks=8&size=1000&interval-ms=2")).chunks()
+        let chunks = streaming.url(try TestServer.url("/stream/drip?chunks=8&size=1000&interval-ms=2")).chunks()
         let head = try await chunks.head
         #expect(head.statusCode == 200)
         #expect(head.body.isEmpty)
@@ -31,16 +36,16 @@ struct StreamingTests {
         // Every 4 KiB chunk overfills a 1 KiB buffer: libcurl is paused after each one and
         // resumed by the reads, 50 times, and every byte arrives once, in order.
         let url = try TestServer.url("/stream/drip?chunks=50&size=4096&interval-ms=0")
-        let streamed = Request.url(url).chunks(bufferSize: 1024)
+        let streamed = streaming.url(url).chunks(bufferSize: 1024)
         var body = Data()
         for try await chunk in streamed { body.append(chunk) }
-        let whole = try await Request.url(url).data()
+        let whole = try await streaming.url(url).data()
         #expect(body.count == 50 * 4096)
         #expect(body == whole)
     }
 
     @Test func aRefusedStatusFailsBeforeAnyChunkWithItsDecodedBody() async throws {
-        let chunks = Request.url(try TestServer.url("/user/999")).errorBody(APIError.self).chunks()
+        let chunks = streaming.url(try TestServer.url("/user/999")).errorBody(APIError.self).chunks()
         var received = 0
         do throws(NetworkError) {
             for try await _ in chunks { received += 1 }
@@ -55,7 +60,7 @@ struct StreamingTests {
 
     @Test func linesSplitOnLFAndCRLF() async throws {
         var lines: [String] = []
-        for try await line in Request.url(try TestServer.url("/stream/ndjson?count=4&blank-lines=1")).lines() {
+        for try await line in streaming.url(try TestServer.url("/stream/ndjson?count=4&blank-lines=1")).lines() {
             lines.append(line)
         }
         #expect(lines.filter { !$0.isEmpty }.count == 4)
@@ -65,13 +70,13 @@ struct StreamingTests {
 
     @Test func jsonLinesDecodeEachLine() async throws {
         var items: [Item] = []
-        for try await item in Request.url(try TestServer.url("/stream/ndjson?count=5")).jsonLines(Item.self) {
+        for try await item in streaming.url(try TestServer.url("/stream/ndjson?count=5")).jsonLines(Item.self) {
             items.append(item)
         }
         #expect(items == (1...5).map { Item(index: $0, name: "item \($0)") })
         // Blank lines (LF and CRLF) are skipped but counted: the records sit on odd lines.
         var spaced: [Int] = []
-        for try await item in Request.url(try TestServer.url("/stream/ndjson?count=5&blank-lines=1")).jsonLines(Item.self) {
+        for try await item in streaming.url(try TestServer.url("/stream/ndjson?count=5&blank-lines=1")).jsonLines(Item.self) {
             spaced.append(item.index)
         }
         #expect(spaced == [1, 3, 5, 7, 9])
@@ -79,7 +84,7 @@ struct StreamingTests {
 
     @Test func aBadJSONLineFailsNamingItsNumber() async throws {
         var items: [Item] = []
-        let lines = Request.url(try TestServer.url("/stream/ndjson?count=5&bad-line=3")).jsonLines(Item.self)
+        let lines = streaming.url(try TestServer.url("/stream/ndjson?count=5&bad-line=3")).jsonLines(Item.self)
         do throws(NetworkError) {
             for try await item in lines {
                 items.append(item)
@@ -94,7 +99,7 @@ struct StreamingTests {
 
     @Test func eventsCarryIdsTypesAndMultiLineData() async throws {
         var events: [ServerSentEvent] = []
-        for try await event in Request.url(try TestServer.url("/stream/sse?count=3")).events(reconnect: .never) {
+        for try await event in streaming.url(try TestServer.url("/stream/sse?count=3")).events(reconnect: .never) {
             events.append(event)
         }
         #expect(events.map(\.id) == ["1", "2", "3"])
@@ -106,7 +111,7 @@ struct StreamingTests {
         let reconnections = Recorder<StreamReconnection>()
         let url = try TestServer.url("/stream/sse?count=6&drop-after=2&retry=10&echo-last-id=1")
         var events: [ServerSentEvent] = []
-        for try await event in Request.url(url).hook(ReconnectRecorder(recorder: reconnections)).events() {
+        for try await event in streaming.url(url).hook(ReconnectRecorder(recorder: reconnections)).events() {
             events.append(event)
         }
         // Three connections of two events each, the later two opened by a `resumed` event
@@ -121,7 +126,7 @@ struct StreamingTests {
     @Test func breakingOutOfTheLoopCancelsTheTransfer() async throws {
         let ends = Recorder<NetworkError>()
         var count = 0
-        for try await _ in Request.url(try TestServer.url("/stream/endless?chunk=16384")).hook(FailureRecorder(recorder: ends)).chunks() {
+        for try await _ in streaming.url(try TestServer.url("/stream/endless?chunk=16384")).hook(FailureRecorder(recorder: ends)).chunks() {
             count += 1
             if count == 3 { break }
         }
@@ -133,7 +138,7 @@ struct StreamingTests {
         let url = try TestServer.url("/stream/endless?chunk=16384")
         let task = Task { () async throws -> Int in
             var count = 0
-            for try await _ in Request.url(url).chunks() {
+            for try await _ in streaming.url(url).chunks() {
                 count += 1
                 if count == 3 { withUnsafeCurrentTask { $0?.cancel() } }
             }
@@ -148,7 +153,7 @@ struct StreamingTests {
     }
 
     @Test func aStreamIsReadOnce() async throws {
-        let chunks = Request.url(try TestServer.url("/stream/drip?chunks=2&size=10&interval-ms=0")).chunks()
+        let chunks = streaming.url(try TestServer.url("/stream/drip?chunks=2&size=10&interval-ms=0")).chunks()
         for try await _ in chunks {}
         var second = chunks.makeAsyncIterator()
         await #expect(throws: NetworkError.self) { _ = try await second.next() }
@@ -158,19 +163,19 @@ struct StreamingTests {
         let queue = DispatchQueue(label: "streaming.callbacks", attributes: .concurrent)
         let chunks = Recorder<Data>()
         let completions = Recorder<Result<HTTPResponse, NetworkError>>()
-        Request.url(try TestServer.url("/stream/drip?chunks=20&size=512&interval-ms=0")).queue(queue)
+        streaming.url(try TestServer.url("/stream/drip?chunks=20&size=512&interval-ms=0")).queue(queue)
             .stream(bufferSize: 1024, onChunk: { chunks.append($0) }, completion: { completions.append($0) })
         let results = await completions.wait(for: 1)
         #expect(try results.first?.get().statusCode == 200)
         #expect(chunks.values.reduce(0) { $0 + $1.count } == 20 * 512)
-        let whole = try await Request.url(try TestServer.url("/stream/drip?chunks=20&size=512&interval-ms=0")).data()
+        let whole = try await streaming.url(try TestServer.url("/stream/drip?chunks=20&size=512&interval-ms=0")).data()
         #expect(chunks.values.reduce(Data(), +) == whole)
     }
 
     @Test func cancellingTheCallbackFormEndsItWithCancelledOnce() async throws {
         let completions = Recorder<Result<HTTPResponse, NetworkError>>()
         let firstChunk = Trigger()
-        let task = Request.url(try TestServer.url("/stream/endless?chunk=4096"))
+        let task = streaming.url(try TestServer.url("/stream/endless?chunk=4096"))
             .stream(onChunk: { _ in firstChunk.fire() }, completion: { completions.append($0) })
         firstChunk.set { task.cancel() }
         let results = await completions.wait(for: 1)
@@ -181,7 +186,7 @@ struct StreamingTests {
     @Test func theEventCallbackFormCompletesAfterTheLastEvent() async throws {
         let events = Recorder<ServerSentEvent>()
         let completions = Recorder<Result<HTTPResponse, NetworkError>>()
-        Request.url(try TestServer.url("/stream/sse?count=4&retry=10"))
+        streaming.url(try TestServer.url("/stream/sse?count=4&retry=10"))
             .events(onEvent: { events.append($0) }, completion: { completions.append($0) })
         let results = await completions.wait(for: 1)
         #expect(results.first?.failure == nil)
@@ -204,20 +209,20 @@ struct StreamingTests {
     }
 
     @Test func aStreamBodyOfUnknownLengthGoesChunked() async throws {
-        let answer = try await Request.url(try TestServer.url("/stream/upload")).method(.post)
+        let answer = try await streaming.url(try TestServer.url("/stream/upload")).method(.post)
             .body(stream: Self.chunks(count: 300, size: 10_000), length: nil)
             .value(UploadAnswer.self)
         #expect(answer.bytes == 3_000_000)
         #expect(answer.chunked)
         var expected = Data()
         for index in 0..<300 { expected.append(Data(repeating: UInt8(index % 251), count: 10_000)) }
-        let reference = try await Request.url(try TestServer.url("/stream/upload")).method(.post).body(expected)
+        let reference = try await streaming.url(try TestServer.url("/stream/upload")).method(.post).body(expected)
             .value(UploadAnswer.self)
         #expect(answer.sha256 == reference.sha256)
     }
 
     @Test func aStreamBodyOfKnownLengthSendsContentLength() async throws {
-        let answer = try await Request.url(try TestServer.url("/stream/upload")).method(.post)
+        let answer = try await streaming.url(try TestServer.url("/stream/upload")).method(.post)
             .body(stream: Self.chunks(count: 10, size: 1000), length: 10_000)
             .value(UploadAnswer.self)
         #expect(answer.bytes == 10_000)
@@ -227,7 +232,7 @@ struct StreamingTests {
     @Test func aStreamShorterThanItsLengthFails() async throws {
         let url = try TestServer.url("/stream/upload")
         do throws(NetworkError) {
-            _ = try await Request.url(url).method(.post)
+            _ = try await streaming.url(url).method(.post)
                 .body(stream: Self.chunks(count: 2, size: 100), length: 1000).data()
             Issue.record("a short body was sent")
         } catch {
@@ -237,10 +242,10 @@ struct StreamingTests {
 
     @Test func anInputStreamBody() async throws {
         let data = Data((0..<200_000).map { UInt8($0 % 256) })
-        let answer = try await Request.url(try TestServer.url("/stream/upload")).method(.post)
+        let answer = try await streaming.url(try TestServer.url("/stream/upload")).method(.post)
             .body(inputStream: InputStream(data: data), length: nil).value(UploadAnswer.self)
         #expect(answer.bytes == 200_000)
-        let reference = try await Request.url(try TestServer.url("/stream/upload")).method(.post).body(data)
+        let reference = try await streaming.url(try TestServer.url("/stream/upload")).method(.post).body(data)
             .value(UploadAnswer.self)
         #expect(answer.sha256 == reference.sha256)
     }
@@ -249,7 +254,7 @@ struct StreamingTests {
         let target = try TestServer.url("/stream/upload")
         let redirect = try TestServer.url("/redirect-to?status_code=307&url=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
         do throws(NetworkError) {
-            _ = try await Request.url(redirect).method(.post).body(stream: Self.chunks(count: 3, size: 100), length: nil).data()
+            _ = try await streaming.url(redirect).method(.post).body(stream: Self.chunks(count: 3, size: 100), length: nil).data()
             Issue.record("the 307 was followed")
         } catch {
             #expect(error.kind == .invalidRequest)
@@ -261,7 +266,7 @@ struct StreamingTests {
     /// One `Request` value with a stream body sent twice at once: the body is read once, so one
     /// send gets all of it and the other fails at once — and does not stop the first.
     @Test func aStreamBodySentTwiceAtOnceFailsTheSecondOnly() async throws {
-        let request = Request.url(try TestServer.url("/stream/upload")).method(.post)
+        let request = streaming.url(try TestServer.url("/stream/upload")).method(.post)
             .body(stream: Self.chunks(count: 200, size: 10_000), length: nil)
         async let first = request.delivery(UploadAnswer.self)
         async let second = request.delivery(UploadAnswer.self)
@@ -274,7 +279,7 @@ struct StreamingTests {
         // A PUT (idempotent) to a route that fails once: a retry would reach attempt 2.
         let url = try TestServer.url("/flaky/\(UUID().uuidString)?failures=1&status=503")
         do throws(NetworkError) {
-            _ = try await Request.url(url).method(.put)
+            _ = try await streaming.url(url).method(.put)
                 .body(stream: Self.chunks(count: 1, size: 10), length: nil)
                 .retry(RetryPolicy(maximumRetries: 3, baseDelay: 0)).data()
             Issue.record("the stream body was sent again")
@@ -282,7 +287,7 @@ struct StreamingTests {
             #expect(error.kind == .unacceptableStatus(503), "the first answer, not a retry's")
         }
         // The same request with a Data body is retried, so the policy would have retried.
-        let retried = try await Request.url(try TestServer.url("/flaky/\(UUID().uuidString)?failures=1&status=503"))
+        let retried = try await streaming.url(try TestServer.url("/flaky/\(UUID().uuidString)?failures=1&status=503"))
             .method(.put).body(Data("x".utf8)).retry(RetryPolicy(maximumRetries: 3, baseDelay: 0)).string()
         #expect(retried.replacingOccurrences(of: " ", with: "").contains("\"attempt\":2"))
     }
