@@ -61,7 +61,7 @@ extension CurlTransfer {
                         CurlResponseHeadRecorder.RequestsSent(redirects: transfer.longInfo(CURLINFO_REDIRECT_COUNT),
                                                               bytes: transfer.longInfo(CURLINFO_REQUEST_SIZE))
                     }) else { return 0 }
-                    if transfer.request.responseStream != nil, let first = line.first, first == 0x0D || first == 0x0A {
+                    if transfer.streamsResponse, let first = line.first, first == 0x0D || first == 0x0A {
                         transfer.headDidEnd()
                     }
                     return size * count
@@ -386,7 +386,7 @@ extension CurlTransfer {
 
     /// Whether the transfer sets its own receive buffer (a download, a stream): its handle is
     /// fresh and is not pooled afterwards.
-    var setsReceiveBuffer: Bool { request.download != nil || request.responseStream != nil }
+    var setsReceiveBuffer: Bool { request.download != nil || streamsResponse }
 
     // MARK: Setting options
 

@@ -128,6 +128,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     // Streaming (see `CurlTransfer+Streaming.swift`).
 
+    /// Whether the request streams its response body: read once, on the caller's thread, since
+    /// the header callback asks for every line of every response.
+    let streamsResponse: Bool
+
     /// Whether this hop's body goes to the request's ``HTTPRequest/responseStream``: its head
     /// was final and accepted.
     @exclusivity(unchecked) var isStreaming = false
@@ -172,6 +176,7 @@ final class CurlTransfer: @unchecked Sendable {
             || request.hasRoute || target.unixSocketPath != nil
             // libcurl keeps a Digest nonce (and NTLM state) on the handle; only a reset clears it.
             || request.authentication != nil
+        streamsResponse = request.responseStream != nil
         head = CurlResponseHeadRecorder(capacity: CurlResponseHeadRecorder.typicalCapacity)
         if request.download == nil, request.method != .head {
             body.reserveCapacity(CurlTransfer.typicalBodyCapacity)

@@ -136,8 +136,8 @@ final class RawClient {
         return bytes
     }
 
-    /// Reads one response (a 1xx one too). `forHead` means the request was HEAD: no body.
-    func readResponse(forHead: Bool = false) throws -> RawResponse {
+    /// Reads a response head (status line and fields); the body is left on the socket.
+    func readHead() throws -> RawResponse {
         let statusLine = try readLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
@@ -150,20 +150,32 @@ final class RawClient {
             guard let colon = line.firstIndex(of: ":") else { throw ClientError.malformed("header \(line)") }
             response.headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters()))
         }
+        return response
+    }
+
+    /// The next chunk of a chunked body; `nil` after the zero-size chunk (and any trailers).
+    /// Throws `ClientError.closed` when the server closes first.
+    func nextChunk() throws -> [UInt8]? {
+        let sizeLine = try readLine()
+        guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else {
+            throw ClientError.malformed("chunk size \(sizeLine)")
+        }
+        if size == 0 {
+            while try !readLine().isEmpty {}
+            return nil
+        }
+        let data = try readExactly(size)
+        guard try readLine().isEmpty else { throw ClientError.malformed("chunk end") }
+        return data
+    }
+
+    /// Reads one response (a 1xx one too). `forHead` means the request was HEAD: no body.
+    func readResponse(forHead: Bool = false) throws -> RawResponse {
+        var response = try readHead()
+        let status = response.status
         if forHead || (100..<200).contains(status) || status == 204 || status == 304 { return response }
         if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
-            while true {
-                let sizeLine = try readLine()
-                guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else {
-                    throw ClientError.malformed("chunk size \(sizeLine)")
-                }
-                if size == 0 {
-                    while try !readLine().isEmpty {}
-                    break
-                }
-                response.body += try readExactly(size)
-                guard try readLine().isEmpty else { throw ClientError.malformed("chunk end") }
-            }
+            while let chunk = try nextChunk() { response.body += chunk }
         } else if let length = response.header("Content-Length").flatMap({ Int($0) }) {
             response.body = try readExactly(length)
         } else {

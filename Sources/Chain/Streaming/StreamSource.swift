@@ -25,23 +25,20 @@ final class StreamSource: Sendable {
 
     /// The current connection, started now if there is none; `nil` once cancelled.
     func current() -> StreamConnection? {
-        state.withLock { state in
-            guard !state.isCancelled else { return nil }
-            if let connection = state.connection { return connection }
-            let connection = connect(nil)
-            state.connection = connection
-            return connection
-        }
+        state.withLock { state in state.isCancelled ? nil : connection(in: &state) }
     }
 
     /// Starts the first connection now (a callback form starts at once).
     func startNow() -> StreamConnection {
-        state.withLock { state in
-            if let connection = state.connection { return connection }
-            let connection = connect(nil)
-            state.connection = connection
-            return connection
-        }
+        state.withLock { connection(in: &$0) }
+    }
+
+    /// The connection in `state`, made first if there is none.
+    private func connection(in state: inout State) -> StreamConnection {
+        if let connection = state.connection { return connection }
+        let connection = connect(nil)
+        state.connection = connection
+        return connection
     }
 
     /// Replaces the connection with a new one sending `lastEventID`; `nil` once cancelled.
