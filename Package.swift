@@ -2,7 +2,7 @@
 // Chain — a Swift HTTP client for Linux built directly on libcurl.
 // Layers (an arrow never points up; Docs/Architecture.md has the map):
 //   HTTPCore (values, pipeline) → CurlTransport (libcurl engine), Cache (disk cache) and
-//   HTTPFeatures (decoding, hooks, retry, redaction), side by side → Chain / AFStyle → Samples.
+//   HTTPFeatures (decoding, hooks, retry, redaction), side by side → Chain / AFStyle → ChainTesting, Samples.
 import PackageDescription
 
 // Swift 6 language mode (strict concurrency) for every target; warnings are treated as errors by `make`.
@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "Cookies", targets: ["Cookies"]),
         .library(name: "FastJSON", targets: ["FastJSON"]),
         .library(name: "SampleServer", targets: ["SampleServer"]),
+        // For the tests of apps that use Chain or AFStyle: a mock server, a stub table, cassettes.
+        .library(name: "ChainTesting", targets: ["ChainTesting"]),
         .executable(name: "sample-server", targets: ["sample-server"]),
     ],
     targets: [
@@ -50,6 +52,11 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "SampleServer", dependencies: ["Digest", "CZlib"], swiftSettings: strict),
         .executableTarget(name: "sample-server", dependencies: ["SampleServer"], swiftSettings: strict),
+        // OpenSSL (libssl-dev) for MockServer's TLS: a certificate made at start and a TLS front.
+        .target(name: "CChainTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // The testing kit: above both front ends, never below them.
+        .target(name: "ChainTesting", dependencies: ["Chain", "AFStyle", "HTTPCore", "HTTPFeatures", "SampleServer", "CChainTLS"],
+                swiftSettings: strict),
 
         // Samples: one program per scenario, each against the bundled sample server.
         // The scenarios' code lives in one library so the demo, each program and a test share it.
@@ -82,6 +89,7 @@ let package = Package(
         .testTarget(name: "ChainTests", dependencies: ["TestSupport", "Chain", "SampleServer"]),
         .testTarget(name: "AFStyleTests", dependencies: ["TestSupport", "AFStyle", "SampleServer", "Digest"]),
         .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
+        .testTarget(name: "ChainTestingTests", dependencies: ["TestSupport", "ChainTesting", "Chain", "AFStyle", "SampleScenarios", "SampleServer"]),
         // The same calls through both front ends: the hook event streams and cache deliveries must match.
         .testTarget(name: "FrontEndParityTests", dependencies: ["TestSupport", "Chain", "AFStyle", "SampleServer"]),
         .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "Cookies", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),

@@ -42,7 +42,8 @@ extension HTTPSessionManager {
         let options = CallOptions(queue: queue, progress: { report in
             task.record(report)
             if report.direction == progressDirection { progress?(report) }
-        }, cache: cache, cookies: configuration.cookieJar, interceptors: configuration.interceptors, origin: "AFStyle")
+        }, cache: cache, cookies: configuration.cookieJar, interceptors: configuration.interceptors, origin: "AFStyle",
+           responders: configuration.responders)
         let coreTask = client.perform(request, plan: plan, options: options) { [self] delivery in
             task.record(response: delivery.response, request: delivery.request, error: delivery.error,
                         isFinal: delivery.isFinal)

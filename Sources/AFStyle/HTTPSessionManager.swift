@@ -46,6 +46,7 @@ public final class HTTPSessionManager: Sendable {
         var responseCache = ResponseCache.shared
         var cacheIgnoredParameters: Set<String> = []
         var cacheKeyHeaders: Set<String> = []
+        var responders: [any TransferResponder] = []
         /// Counts the changes, so that a URL resolved under older settings is never reused.
         var generation = 0
     }
@@ -223,6 +224,14 @@ public final class HTTPSessionManager: Sendable {
     public var cacheKeyHeaders: Set<String> {
         get { configuration.cacheKeyHeaders }
         set { update { $0.cacheKeyHeaders = newValue } }
+    }
+
+    /// What answers this manager's requests in place of the network, in order, each able to
+    /// hand a request on to the next and the last to the network: `ChainTesting`'s stub table
+    /// and cassette (`manager.stubs`, `manager.cassette`), or your own. Default none.
+    public var responders: [any TransferResponder] {
+        get { configuration.responders }
+        set { update { $0.responders = newValue } }
     }
 
     // MARK: Tasks

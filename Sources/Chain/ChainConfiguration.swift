@@ -73,6 +73,12 @@ public struct ChainConfiguration: Sendable {
     /// Whether requests answer from sample data instead of the network (Moya's stub
     /// closure). Default ``StubBehavior/never``.
     public var stubBehavior: StubBehavior
+    /// What answers requests in place of the network, in order, each able to hand a request on
+    /// to the next and the last to the network: `ChainTesting`'s stub table and cassette
+    /// (`configuration.stubs`, `configuration.cassette`), or your own. A request's own stub
+    /// (``Request/stub(_:)-(Stub)``, or stubbing by ``stubBehavior``) wins over them.
+    /// Default none.
+    public var responders: [any TransferResponder] = []
     /// The cookie jar every request sends cookies from and stores `Set-Cookie` fields in (each
     /// redirect hop and retry included). Default ``CookieJar/shared``, the process's in-memory
     /// jar that AFStyle's ``HTTPSessionManager/shared`` uses too, as URLSession's shared cookie

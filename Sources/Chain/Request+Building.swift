@@ -63,6 +63,7 @@ extension Request {
                                                          keyHeaders: configuration.cacheKeyHeaders)
             }
             options.stub = resolvedStub(configuration: configuration)
+            options.responders = configuration.responders
             return PreparedCall(client: configuration.client, built: .request(request), options: options,
                                 validation: validation, decoding: decoding)
         } catch {

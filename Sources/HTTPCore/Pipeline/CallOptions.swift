@@ -24,6 +24,10 @@ public struct CallOptions: Sendable {
     public var origin: String
     /// A canned answer used instead of the network. Default `nil`.
     public var stub: Stub?
+    /// What answers the transfer step in place of the network, in order, each able to hand the
+    /// request on to the next and the last to the transport (a stub table, a cassette). Default
+    /// none. A ``stub`` wins over them.
+    public var responders: [any TransferResponder]
     /// Whether an identical `GET` or `HEAD` already in flight for the same callback queue is
     /// shared instead of sending a second transfer. Default `true`.
     public var coalescesIdenticalRequests: Bool
@@ -32,7 +36,7 @@ public struct CallOptions: Sendable {
     public init(queue: DispatchQueue? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil,
                 cache: (any CacheStep)? = nil, cookies: (any CookieStorage)? = nil, hooks: [any HTTPHook] = [], usesGlobalHooks: Bool = true,
                 interceptors: [any RequestInterceptor] = [], origin: String = "HTTPCore", stub: Stub? = nil,
-                coalescesIdenticalRequests: Bool = true) {
+                responders: [any TransferResponder] = [], coalescesIdenticalRequests: Bool = true) {
         self.queue = queue
         self.progress = progress
         self.cache = cache
@@ -42,6 +46,7 @@ public struct CallOptions: Sendable {
         self.interceptors = interceptors
         self.origin = origin
         self.stub = stub
+        self.responders = responders
         self.coalescesIdenticalRequests = coalescesIdenticalRequests
     }
 }

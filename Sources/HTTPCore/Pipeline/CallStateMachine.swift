@@ -14,7 +14,7 @@ import Foundation
 ///     cacheStep / handedToCache ─cacheDelivered(final)─▶ finished
 ///
 /// A request that could not be built starts straight into a final delivery of its error (the
-/// hooks still see it); a stub answers the transfer step instead of the transport. A redirect
+/// hooks still see it); a stub or the responders answer the transfer step instead of the transport. A redirect
 /// the request's ``RedirectPolicy`` follows is a loop inside the network step: each hop is
 /// adapted and sent like an attempt, the hops are counted against the policy's maximum, and
 /// the attempt's result (what the retriers and the cache step see) is the last hop's, with
@@ -32,7 +32,8 @@ package struct CallStateMachine: Sendable {
     package enum Answer: Sendable, Hashable {
         /// The transport (libcurl).
         case transport
-        /// The call's ``Stub``, after its delay.
+        /// The call's ``Stub``, after its delay, or its ``TransferResponder``s (which may still
+        /// hand the request to the transport): a cancel ends the wait at once.
         case stub
         /// Nothing: the request could not be built; the call fails with this error.
         case unbuildable(NetworkError)
@@ -49,7 +50,7 @@ package struct CallStateMachine: Sendable {
         case cacheStep
         /// The transport carries the request.
         case transferring(HTTPRequest)
-        /// The stub's answer is awaited.
+        /// The stub's (or the responders') answer is awaited.
         case stubbing(HTTPRequest)
         /// The pipeline works out the next hop of the redirect `response` to `request`.
         /// Boxed, as ``askingRetriers``.

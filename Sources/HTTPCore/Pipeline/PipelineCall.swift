@@ -18,6 +18,8 @@ import Synchronization
 ///     cookie jar: lookup, store          the thread of the step before a send; the
 ///                                        transfer's completion
 ///     stub's answer, retry delay         a global queue, after the delay
+///     responders (stub table, cassette)  the thread that fed the event before; their answer
+///                                        comes back on any thread
 ///     validate (once) and decode         the call's queue
 ///     hooks: willSend, progress, end     the call's queue (progress: the transport's queue)
 ///     deliver                            the call's queue
@@ -75,7 +77,8 @@ final class PipelineCall<Value>: Sendable {
         // adaptation (``adapt(_:from:)``), so that a retry sends the jar's cookies of its time.
         var request = request
         if let cookies, interceptors.isEmpty { request = request.addingCookies(from: cookies) }
-        let answer: CallStateMachine.Answer = unbuildable.map { .unbuildable($0) } ?? (options.stub == nil ? .transport : .stub)
+        let standsIn = options.stub != nil || !options.responders.isEmpty
+        let answer: CallStateMachine.Answer = unbuildable.map { .unbuildable($0) } ?? (standsIn ? .stub : .transport)
         var machine = CallStateMachine(request: request, interceptorCount: interceptors.count,
                                        usesCache: unbuildable == nil && options.cache != nil, answer: answer)
         let firstAction = machine.handle(.start)
@@ -126,7 +129,8 @@ final class PipelineCall<Value>: Sendable {
                 handle(.transferFinished(explained(result)), isOnQueue: true)
             }
         case .answerFromStub(let request):
-            guard attachStop(request), let stub = options.stub else { return }
+            guard attachStop(request) else { return }
+            guard let stub = options.stub else { return respond(to: request, from: 0) }
             let delay = stub.delay > 0 ? min(stub.delay, CallStateMachine.longestWait) : 0
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
                 let result: Result<HTTPResponse, NetworkError> = stub.error.map { .failure($0) } ?? .success(stub.response(for: request))
@@ -199,6 +203,31 @@ final class PipelineCall<Value>: Sendable {
     }
 
     // MARK: Steps
+
+    /// Asks the responder at `index` to answer the transfer step; its chain leads to the next
+    /// responder, then to the transport. The last answer goes on as the transfer's result.
+    private func respond(to request: HTTPRequest, from index: Int) {
+        respond(to: request, from: index) { [self] result in
+            storeCookies(of: result)
+            handle(.transferFinished(explained(result)))
+        }
+    }
+
+    private func respond(to request: HTTPRequest, from index: Int,
+                         completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
+        guard index < options.responders.count else {
+            transport.start(request, task: task, queue: queue, sharingQueue: callerQueue,
+                            coalesces: options.coalescesIdenticalRequests, progress: makeProgressHandler()) { [self] result in
+                // The transport took the task's cancel; what the responders still do (a
+                // cassette's write) must stay cancellable too.
+                guard attachStop(request) else { return }
+                completion(result)
+            }
+            return
+        }
+        let chain = TransferChain { [self] request, done in respond(to: request, from: index + 1, completion: done) }
+        options.responders[index].respond(to: request, chain: chain, completion: completion)
+    }
 
     /// Runs the interceptors' `adapt` in order; then the cookie jar adds its cookies, and a hop
     /// that left the first origin loses the credentials an interceptor put back.

@@ -1,0 +1,2 @@
+import ChainTesting
+import Testing
