@@ -234,6 +234,12 @@ public final class HTTPSessionManager: Sendable {
         set { update { $0.responders = newValue } }
     }
 
+    /// Changes ``responders`` in one step under the manager's lock (the testing kit's
+    /// `stubs` and `cassette` properties).
+    package func updateResponders(_ change: (inout [any TransferResponder]) -> Void) {
+        update { change(&$0.responders) }
+    }
+
     // MARK: Tasks
 
     /// The tasks in flight, oldest first (`tasks` of AFURLSessionManager).

@@ -79,6 +79,12 @@ public struct ChainConfiguration: Sendable {
     /// (``Request/stub(_:)-(Stub)``, or stubbing by ``stubBehavior``) wins over them.
     /// Default none.
     public var responders: [any TransferResponder] = []
+    /// Moya's `stubClosure`: whether a request made from a `Sendable` target
+    /// (``Request/target(_:)-(TargetType&Sendable)``) answers from its sample data, per target.
+    /// It overrides ``stubBehavior`` for such requests, and a request's own ``Request/stub(_:)-(StubBehavior)``
+    /// overrides it; where it answers `nil`, ``stubBehavior`` decides. Default `nil`.
+    /// ``stubTargets(_:_:)`` sets it for one target type.
+    public var stubClosure: (@Sendable (any TargetType & Sendable) -> StubBehavior?)?
     /// The cookie jar every request sends cookies from and stores `Set-Cookie` fields in (each
     /// redirect hop and retry included). Default ``CookieJar/shared``, the process's in-memory
     /// jar that AFStyle's ``HTTPSessionManager/shared`` uses too, as URLSession's shared cookie
@@ -147,5 +153,28 @@ public struct ChainConfiguration: Sendable {
     /// ``Request/defaults``.
     public func target(_ target: some TargetType) -> Request {
         Request.target(target).configuration(self)
+    }
+}
+
+extension ChainConfiguration {
+    /// Decides stubbing for the targets of type `Target` with `closure` (Moya's
+    /// `MoyaProvider<Target>(stubClosure:)`); targets of other types keep the ``stubClosure``
+    /// that was there (and ``stubBehavior`` when there was none).
+    ///
+    /// ```swift
+    /// configuration.stubTargets(UserAPI.self) { target in
+    ///     switch target {
+    ///     case .login: .immediate
+    ///     case .users: .delayed(seconds: 0.2)
+    ///     }
+    /// }
+    /// ```
+    public mutating func stubTargets<Target: TargetType & Sendable>(_ type: Target.Type,
+                                                                     _ closure: @escaping @Sendable (Target) -> StubBehavior) {
+        let earlier = stubClosure
+        stubClosure = { target in
+            if let target = target as? Target { return closure(target) }
+            return earlier?(target)
+        }
     }
 }

@@ -186,7 +186,8 @@ extension Request {
     private func resolvedStub(configuration: ChainConfiguration) -> Stub? {
         if let explicitStub { return explicitStub }
         let delay: TimeInterval
-        switch stubBehavior ?? configuration.stubBehavior {
+        let targetBehavior = stubTarget.flatMap { target in configuration.stubClosure?(target) }
+        switch stubBehavior ?? targetBehavior ?? configuration.stubBehavior {
         case .never: return nil
         case .immediate: delay = 0
         case .delayed(let seconds): delay = seconds

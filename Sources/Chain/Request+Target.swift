@@ -5,6 +5,10 @@ extension Request {
     /// of ``HTTPCore/URLResolution``), method, headers, task (parameters or body), validation
     /// and sample data (used when stubbing).
     public static func target(_ target: some TargetType) -> Request {
+        made(from: target)
+    }
+
+    private static func made(from target: some TargetType) -> Request {
         var request = Request(location: .target(path: target.path, baseURL: target.baseURL)).method(target.method).validate(target.validationType.statusValidation)
         if let headers = target.headers { request = request.headers(HTTPHeaders(headers)) }
         request.sample = Sample(data: target.sampleData, statusCode: target.sampleStatusCode,
@@ -29,6 +33,15 @@ extension Request {
         case .uploadFile(let fileURL):
             request = request.body(fileURL: fileURL)
         }
+        return request
+    }
+
+    /// A request for a `Sendable` target (an `enum` of an app's endpoints usually is): as
+    /// ``target(_:)-(TargetType)``, and the configuration's ``ChainConfiguration/stubClosure``
+    /// decides per target whether it is stubbed, as Moya's `stubClosure` does.
+    public static func target(_ target: some TargetType & Sendable) -> Request {
+        var request = made(from: target)
+        request.stubTarget = target
         return request
     }
 }

@@ -1,6 +1,6 @@
 /// Writes a streamed response body, framing it as chunked when there is no Content-Length.
 /// Lives on its connection's thread.
-final class BodyWriter {
+package final class BodyWriter {
     private let socket: Socket
     private let chunked: Bool
     /// The server, so a pacing route can wait without outliving `stop()`.
@@ -30,7 +30,7 @@ final class BodyWriter {
     }
 
     /// Sends `bytes`.
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in try write(raw) }
     }
 
@@ -40,7 +40,7 @@ final class BodyWriter {
     }
 
     /// Waits `seconds`; `false` if the server stopped meanwhile (the route should give up).
-    func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         context.wait(seconds: seconds)
     }
 }

@@ -10,10 +10,11 @@ final class Connection {
     private let socket: Socket
     private let context: ServerContext
     private let reader: SocketReader
-    private let memory = ConnectionMemory()
+    private let memory: ConnectionMemory
 
-    init(fd: Int32, context: ServerContext) {
+    init(fd: Int32, context: ServerContext, serial: Int) {
         socket = Socket(fd: fd)
+        memory = ConnectionMemory(serial: serial)
         self.context = context
         reader = SocketReader(socket: socket)
     }
@@ -85,7 +86,7 @@ final class Connection {
         let request = RouteContext(head: head, body: body, context: context, connection: memory)
         var response: Response
         do {
-            response = try Router.route(request)
+            response = try context.handler?(request) ?? Router.route(request)
         } catch let error as BodyError {
             keepAlive = false
             switch error {
@@ -113,6 +114,7 @@ final class Connection {
             try produce(socket, context)
             return false
         }
+        defer { memory.requestsBefore += 1 }
         if try !write(response, for: head, keepAlive: keepAlive) {
             context.lingeringClose(socket)
             return false

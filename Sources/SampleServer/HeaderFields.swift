@@ -1,14 +1,14 @@
 /// Request header fields in arrival order, with case-insensitive lookup.
-struct HeaderFields: Sequence {
+package struct HeaderFields: Sequence {
     /// The fields as received (names keep the client's spelling).
-    private(set) var fields: [(name: String, value: String)] = []
+    package private(set) var fields: [(name: String, value: String)] = []
 
     mutating func append(name: String, value: String) {
         fields.append((name, value))
     }
 
     /// The first value of `name`, compared case-insensitively.
-    subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         let wanted = name.lowercased()
         return fields.first { $0.name.lowercased() == wanted }?.value
     }
@@ -27,7 +27,7 @@ struct HeaderFields: Sequence {
             .filter { !$0.isEmpty }
     }
 
-    func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }
 }

@@ -1,5 +1,5 @@
 /// Why a request body could not be read; the connection answers 400 or 413 and closes.
-enum BodyError: Error {
+package enum BodyError: Error {
     /// Bad chunked framing.
     case malformed(String)
     /// The body is larger than the route accepts.
@@ -10,7 +10,7 @@ enum BodyError: Error {
 
 /// A request body, read on demand in pieces as it arrives (Content-Length or chunked), so a
 /// route can hash a 64 MiB upload without holding it. Lives on its connection's thread.
-final class RequestBody {
+package final class RequestBody {
     /// How the body is delimited.
     enum Framing {
         case none
@@ -155,7 +155,7 @@ final class RequestBody {
     }
 
     /// Reads the rest of the body into memory; throws `tooLarge` past `limit` bytes.
-    func readAll(limit: Int) throws -> [UInt8] {
+    package func readAll(limit: Int) throws -> [UInt8] {
         if let length = declaredLength, length - bytesRead > limit { throw BodyError.tooLarge(limit: limit) }
         var bytes: [UInt8] = []
         if let length = declaredLength { bytes.reserveCapacity(length - bytesRead) }

@@ -1,5 +1,5 @@
 /// A parsed request line and header section.
-struct RequestHead {
+package struct RequestHead {
     /// Why a head could not be parsed, and which status answers it.
     struct ParseError: Error {
         let status: Int
@@ -7,19 +7,19 @@ struct RequestHead {
     }
 
     /// The method as sent (methods are case-sensitive).
-    var method: String
+    package var method: String
     /// The request target as sent, e.g. `/get?a=1`.
-    var target: String
+    package var target: String
     /// The path part of the target, still percent-encoded.
-    var path: String
+    package var path: String
     /// The query part without `?`, still percent-encoded; empty when absent.
-    var query: String
+    package var query: String
     /// The minor version of HTTP/1.x.
-    var minorVersion: Int
-    var headers: HeaderFields
+    package var minorVersion: Int
+    package var headers: HeaderFields
 
     /// `true` for HEAD, whose responses carry headers but no body.
-    var isHead: Bool { method == "HEAD" }
+    package var isHead: Bool { method == "HEAD" }
 
     /// Parses a head as returned by `SocketReader.readHead`.
     static func parse(_ bytes: [UInt8]) throws(ParseError) -> RequestHead {

@@ -1,7 +1,7 @@
 /// What a route answers. The connection adds Date, Server, framing and Connection headers.
-struct Response {
+package struct Response {
     /// How the body is produced.
-    enum Body {
+    package enum Body {
         /// No body; `Content-Length: 0` except for statuses that forbid a body (1xx, 204, 304).
         case empty
         /// A body held in memory.
@@ -14,13 +14,13 @@ struct Response {
         case raw((Socket, ServerContext) throws -> Void)
     }
 
-    var status: Int
-    var headers: [(String, String)] = []
-    var body: Body = .empty
+    package var status: Int
+    package var headers: [(String, String)] = []
+    package var body: Body = .empty
     /// Close the connection after this response even if the client wants to keep it.
-    var closeConnection = false
+    package var closeConnection = false
 
-    init(status: Int, headers: [(String, String)] = [], body: Body = .empty, closeConnection: Bool = false) {
+    package init(status: Int, headers: [(String, String)] = [], body: Body = .empty, closeConnection: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -1,12 +1,12 @@
 /// One request as a route sees it: the head, the unread body, the path parameters, the
 /// server (for shared state and stop-aware waiting) and its connection's memory. Lives on
 /// its connection's thread.
-final class RouteContext {
-    let head: RequestHead
-    let body: RequestBody
-    let server: ServerContext
+package final class RouteContext {
+    package let head: RequestHead
+    package let body: RequestBody
+    package let server: ServerContext
     /// What earlier requests on the same connection left behind (NTLM's handshake state).
-    let connection: ConnectionMemory
+    package let connection: ConnectionMemory
     /// Values of the `:name` and `*` segments of the matched route pattern, percent-decoded.
     var parameters: [String: String] = [:]
     /// The decoded query string.

@@ -71,7 +71,15 @@ public final class SampleServer: Sendable {
 
     /// Binds 127.0.0.1:`port` (default 0: a free port chosen by the kernel), listens and
     /// starts accepting. Throws `SampleServerError` if the socket cannot be set up.
-    public init(port: UInt16 = 0) throws {
+    public convenience init(port: UInt16 = 0) throws {
+        try self.init(port: port, handler: nil)
+    }
+
+    /// A server on 127.0.0.1:`port` whose every request `handler` answers instead of the
+    /// sample routes, on the connection's thread — what `ChainTesting`'s `MockServer` is made
+    /// of. The connection handling (parsing, keep-alive, framing, 100-continue) is the sample
+    /// server's.
+    package init(port: UInt16, handler: (@Sendable (RouteContext) throws -> Response)?) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Self.systemError("socket") }
         var succeeded = false
@@ -107,7 +115,7 @@ public final class SampleServer: Sendable {
         guard let url = URL(string: "http://127.0.0.1:\(actualPort)") else {
             throw SampleServerError.systemCallFailed(call: "URL", errno: 0, message: "cannot form the base URL")
         }
-        context = try Self.startAccepting(listenFD: fd, port: actualPort, unixSocket: nil)
+        context = try Self.startAccepting(listenFD: fd, port: actualPort, unixSocket: nil, handler: handler)
         succeeded = true
         self.port = actualPort
         self.baseURL = url
@@ -157,7 +165,7 @@ public final class SampleServer: Sendable {
         guard let url = URL(string: "http://localhost") else {
             throw SampleServerError.systemCallFailed(call: "URL", errno: 0, message: "cannot form the base URL")
         }
-        context = try Self.startAccepting(listenFD: fd, port: 0, unixSocket: boundFile)
+        context = try Self.startAccepting(listenFD: fd, port: 0, unixSocket: boundFile, handler: nil)
         succeeded = true
         self.port = 0
         self.baseURL = url
@@ -166,7 +174,8 @@ public final class SampleServer: Sendable {
 
     /// Makes the listener non-blocking, creates the wake pipe and starts the accept thread.
     /// On failure `listenFD` is left to the caller to close.
-    private static func startAccepting(listenFD fd: Int32, port: UInt16, unixSocket: UnixSocketFile?) throws -> ServerContext {
+    private static func startAccepting(listenFD fd: Int32, port: UInt16, unixSocket: UnixSocketFile?,
+                                       handler: (@Sendable (RouteContext) throws -> Response)?) throws -> ServerContext {
         // Non-blocking so an accept after poll cannot hang if the client already gave up.
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw Self.systemError("fcntl") }
@@ -176,7 +185,7 @@ public final class SampleServer: Sendable {
         for pipeFD in pipeFDs { _ = fcntl(pipeFD, F_SETFD, FD_CLOEXEC) }
 
         let context = ServerContext(listenFD: fd, port: port, unixSocket: unixSocket,
-                                    wakeRead: pipeFDs[0], wakeWrite: pipeFDs[1])
+                                    wakeRead: pipeFDs[0], wakeWrite: pipeFDs[1], handler: handler)
         guard context.startListener() else {
             close(pipeFDs[0])
             close(pipeFDs[1])

@@ -5,7 +5,7 @@ import Synchronization
 /// The shared core of a running server: the listening socket, the stop signal, the thread
 /// bookkeeping and the one `Mutex` around `ServerState`. Threads hold this, never the public
 /// `SampleServer`, so dropping the last `SampleServer` reference can stop everything.
-final class ServerContext: Sendable {
+package final class ServerContext: Sendable {
     /// The TCP port; 0 on a Unix-domain socket.
     let port: UInt16
     /// The socket file of a Unix-domain listener, removed by `stop()`; nil for TCP.
@@ -18,10 +18,15 @@ final class ServerContext: Sendable {
     /// Entered for the listener and each connection thread; `stop()` waits on it.
     private let threads = DispatchGroup()
     let state = Mutex(ServerState())
+    /// What answers each request in place of the sample routes (`MockServer`'s queue and
+    /// dispatcher); nil for the sample server itself.
+    let handler: (@Sendable (RouteContext) throws -> Response)?
 
     /// Takes ownership of a bound, listening, non-blocking socket (TCP, or Unix-domain at
     /// `unixSocket`) and the wake pipe.
-    init(listenFD: Int32, port: UInt16, unixSocket: UnixSocketFile?, wakeRead: Int32, wakeWrite: Int32) {
+    init(listenFD: Int32, port: UInt16, unixSocket: UnixSocketFile?, wakeRead: Int32, wakeWrite: Int32,
+         handler: (@Sendable (RouteContext) throws -> Response)?) {
+        self.handler = handler
         self.listenFD = listenFD
         self.port = port
         self.unixSocket = unixSocket
@@ -66,19 +71,19 @@ final class ServerContext: Sendable {
             }
             // Not inherited by processes the host test might spawn.
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            let registered = state.withLock { state -> Bool in
-                guard !state.stopped else { return false }
+            let serial = state.withLock { state -> Int? in
+                guard !state.stopped else { return nil }
                 state.openConnections.insert(fd)
                 state.acceptedConnections += 1
-                return true
+                return state.acceptedConnections
             }
-            guard registered else {
+            guard let serial else {
                 close(fd)
                 return
             }
             threads.enter()
             let started = DetachedThread.start { [self] in
-                Connection(fd: fd, context: self).run()
+                Connection(fd: fd, context: self, serial: serial).run()
                 closeConnection(fd)
                 threads.leave()
             }
@@ -101,7 +106,7 @@ final class ServerContext: Sendable {
     }
 
     /// `true` once `stop()` has been called.
-    var isStopped: Bool { state.withLock { $0.stopped } }
+    package var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Stops accepting, shuts down every open connection (which wakes threads blocked in
     /// `recv`/`send`), wakes every waiting route, and waits up to `timeout` seconds for all
@@ -128,7 +133,7 @@ final class ServerContext: Sendable {
     }
 
     /// Sleeps `seconds` (capped at one hour); `false` if `stop()` was called first or meanwhile.
-    func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         guard seconds > 0 else { return !isStopped }
         let deadline = ContinuousClock.now + .milliseconds(Int64(min(seconds, 3600) * 1000))
         while true {
@@ -142,7 +147,7 @@ final class ServerContext: Sendable {
 
     /// Blocks until the peer on `fd` closes, or `stop()` (the stalled-response fault).
     /// Anything the peer sends meanwhile is discarded.
-    func waitForPeerClose(_ fd: Int32) {
+    package func waitForPeerClose(_ fd: Int32) {
         var scratch = [UInt8](repeating: 0, count: 4096)
         while true {
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),

@@ -11,8 +11,8 @@ enum SocketError: Error {
 /// A thin wrapper over a connected socket's file descriptor (TCP or Unix-domain). It does not
 /// own the descriptor: the connection thread closes it, after unregistering it from the
 /// server, so `stop()` can never shut down a descriptor number that has been reused.
-struct Socket {
-    let fd: Int32
+package struct Socket {
+    package let fd: Int32
 
     /// Reads at most `buffer.count` bytes; 0 means the peer closed its side.
     func receive(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -49,7 +49,7 @@ struct Socket {
     }
 
     /// Writes every byte of `bytes`.
-    func sendAll(_ bytes: [UInt8]) throws {
+    package func sendAll(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in try sendAll(raw) }
     }
 
@@ -71,13 +71,13 @@ struct Socket {
     }
 
     /// With a zero linger time `close` sends a RST instead of a FIN (the /fault/reset route).
-    func setLingerZero() {
+    package func setLingerZero() {
         var option = linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
 
     /// Half-closes the write side, so the client sees the end of the response.
-    func shutdownWrite() {
+    package func shutdownWrite() {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 }

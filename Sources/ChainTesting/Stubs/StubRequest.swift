@@ -1,0 +1,65 @@
+import Foundation
+import HTTPCore
+
+/// A request as a ``StubTable`` route sees it: the request as it would go on the wire
+/// (adapted by the interceptors, with the jar's cookies), and the values of the route's
+/// `:name` and `*name` path segments.
+public struct StubRequest: Sendable {
+    /// The whole request.
+    public let request: HTTPRequest
+    /// The path parameters of the matched route, percent-decoded: `["id": "101"]` for
+    /// `/user/:id`. Empty for a request no route matched.
+    public let parameters: [String: String]
+
+    /// The method.
+    public var method: HTTPMethod { request.method }
+    /// The URL, with the query.
+    public var url: URL { request.url }
+    /// The header fields.
+    public var headers: HTTPHeaders { request.headers }
+    /// The URL's path, percent-decoded (`/` when empty).
+    public var path: String { StubRequest.path(of: request.url) }
+    /// The URL's query items, percent-decoded, in order.
+    public var queryItems: [URLQueryItem] {
+        URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    }
+
+    /// The body bytes: a data body as it is, a file body's contents (empty when unreadable);
+    /// empty for a multipart form (``HTTPRequest/body`` has its parts) and a stream, which a
+    /// stub must not consume.
+    public let body: Data
+
+    /// The value of the first query item named `name`.
+    public func queryValue(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// The body read as UTF-8 (invalid bytes replaced).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body decoded as `type` with `decoder` (default `JSONDecoder()`).
+    /// - Throws: the decoder's error.
+    public func decodeBody<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: body)
+    }
+
+    /// The decoded `name=value` pairs of a form body.
+    public var formItems: [URLQueryItem] { RecordedRequest.decodeForm(bodyText) }
+
+    /// Makes the view of `request` with the route's `parameters`.
+    public init(_ request: HTTPRequest, parameters: [String: String] = [:]) {
+        self.request = request
+        self.parameters = parameters
+        switch request.body {
+        case .data(let data): body = data
+        case .file(let url): body = (try? Data(contentsOf: url)) ?? Data()
+        case .none, .multipart, .stream: body = Data()
+        }
+    }
+
+    static func path(of url: URL) -> String {
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        let decoded = path.removingPercentEncoding ?? path
+        return decoded.isEmpty ? "/" : decoded
+    }
+}
