@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "CookiesTests", dependencies: ["TestSupport", "Cookies", "HTTPCore"]),
         .testTarget(name: "FastJSONTests", dependencies: ["TestSupport", "FastJSON"]),
         .testTarget(name: "CacheTests", dependencies: ["TestSupport", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer"]),
-        .testTarget(name: "ChainTests", dependencies: ["TestSupport", "Chain", "SampleServer"]),
+        .testTarget(name: "ChainTests", dependencies: ["TestSupport", "Chain", "ChainTesting", "SampleServer"]),
         .testTarget(name: "AFStyleTests", dependencies: ["TestSupport", "AFStyle", "SampleServer", "Digest"]),
         .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
         .testTarget(name: "ChainTestingTests", dependencies: ["TestSupport", "ChainTesting", "Chain", "AFStyle", "SampleScenarios", "SampleServer"]),

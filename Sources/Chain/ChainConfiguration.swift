@@ -149,9 +149,20 @@ public struct ChainConfiguration: Sendable {
         Request.url(url).configuration(self)
     }
 
+    /// A GET request to `url` that uses this configuration instead of ``Request/defaults``.
+    public func url(_ url: URL) -> Request {
+        Request.url(url).configuration(self)
+    }
+
     /// A request for a Moya-style target that uses this configuration instead of
     /// ``Request/defaults``.
     public func target(_ target: some TargetType) -> Request {
+        Request.target(target).configuration(self)
+    }
+
+    /// A request for a `Sendable` target that uses this configuration, whose ``stubClosure``
+    /// decides whether it is stubbed.
+    public func target(_ target: some TargetType & Sendable) -> Request {
         Request.target(target).configuration(self)
     }
 }

@@ -1,3 +1,4 @@
+import ChainTesting
 import Chain
 import Foundation
 import Testing
@@ -184,12 +185,16 @@ struct RequestBuilderTests {
     }
 
     @Test func retryPolicyRetriesAFlakyEndpoint() async throws {
-        let key = UUID().uuidString
-        let data = try await Request.url(try TestServer.url("/flaky/\(key)?failures=1"))
-            .retry(RetryPolicy(maximumRetries: 2, baseDelay: 0.01))
-            .data()
-        let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(body["attempt"] as? Int == 2)
+        let server = try MockServer()
+        server.enqueue(MockResponse(status: 503))
+        server.enqueue(.text("second time lucky"))
+        let text = try await Request.url(server.url("/flaky")).retry(RetryPolicy(maximumRetries: 2, baseDelay: 0.01)).string()
+        #expect(text == "second time lucky")
+        #expect(try await server.takeRequest().path == "/flaky")
+        let retry = try await server.takeRequest()
+        #expect(retry.path == "/flaky")
+        #expect(retry.isConnectionReused, "a 503 with a body framed by length keeps the connection")
+        #expect(server.requestCount == 2)
     }
 
     @Test func perRequestHookSeesTheRequestWithOriginChain() async throws {

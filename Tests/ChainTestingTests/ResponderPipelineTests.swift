@@ -1,2 +1,0 @@
-import ChainTesting
-import Testing
