@@ -1,6 +1,7 @@
 import ChainTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// The kit's server against Chain's real engine: queue, dispatcher, recorded requests, the
 /// options and the faults, each seen by a client over a real connection.
@@ -73,11 +74,7 @@ struct MockServerTests {
     func takeTimesOut() async throws {
         let server = try MockServer()
         await #expect(throws: MockServerError.noRequest(seconds: 0.05)) { try await server.takeRequest(timeout: 0.05) }
-        let blocking = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RecordedRequest, MockServerError>, Never>) in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(MockServerError) in try server.takeRequest(timeout: 0.05) })
-            }
-        }
+        let blocking = await offPool { Result { () throws(MockServerError) in try server.takeRequest(timeout: 0.05) } }
         #expect(throws: MockServerError.noRequest(seconds: 0.05)) { try blocking.get() }
         await #expect(throws: MockServerError.self) { try await server.takeRequest(timeout: .nan) }
     }
