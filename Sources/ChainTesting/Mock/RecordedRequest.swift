@@ -3,7 +3,7 @@ import HTTPCore
 
 /// A request as a ``MockServer`` received it, for a test to check what the code under test
 /// sent (``MockServer/takeRequest(timeout:)-(TimeInterval)``).
-public struct RecordedRequest: Sendable, Hashable {
+public struct RecordedRequest: ReceivedRequest, Hashable {
     /// The method, as sent.
     public let method: HTTPMethod
     /// The request target as sent: the path and the query, still percent-encoded (`/users?page=2`).
@@ -29,23 +29,6 @@ public struct RecordedRequest: Sendable, Hashable {
     /// Whether it came on a connection that had carried an earlier request (keep-alive reuse).
     public var isConnectionReused: Bool { indexOnConnection > 0 }
 
-    /// The value of the first query item named `name`, or `nil`.
-    public func queryValue(_ name: String) -> String? {
-        queryItems.first { $0.name == name }?.value
-    }
-
-    /// The body read as UTF-8 (invalid bytes replaced).
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
-
-    /// The body decoded as `type` with `decoder` (default `JSONDecoder()`).
-    /// - Throws: the decoder's error.
-    public func decodeBody<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(type, from: body)
-    }
-
-    /// The decoded `name=value` pairs of a form body (`application/x-www-form-urlencoded`).
-    public var formItems: [URLQueryItem] { RecordedRequest.decodeForm(bodyText) }
-
     /// Makes a record; the kit makes them, and a dispatcher's tests may too.
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders, body: Data, sequenceNumber: Int,
                 connectionNumber: Int, indexOnConnection: Int, httpVersion: String = "HTTP/1.1") {
@@ -53,7 +36,7 @@ public struct RecordedRequest: Sendable, Hashable {
         self.target = target
         let (path, query) = RecordedRequest.split(target)
         self.path = path.removingPercentEncoding ?? path
-        self.queryItems = query.map(RecordedRequest.decodeForm) ?? []
+        self.queryItems = query.map(FormItems.decode) ?? []
         self.headers = headers
         self.body = body
         self.sequenceNumber = sequenceNumber
@@ -65,17 +48,5 @@ public struct RecordedRequest: Sendable, Hashable {
     private static func split(_ target: String) -> (String, String?) {
         guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
         return (String(target[..<mark]), String(target[target.index(after: mark)...]))
-    }
-
-    /// `a=1&b=x+y` → items; a name without `=` has an empty value.
-    static func decodeForm(_ text: String) -> [URLQueryItem] {
-        func decode(_ part: Substring) -> String {
-            let spaced = part.replacingOccurrences(of: "+", with: " ")
-            return spaced.removingPercentEncoding ?? spaced
-        }
-        return text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            guard let equals = pair.firstIndex(of: "=") else { return URLQueryItem(name: decode(pair), value: "") }
-            return URLQueryItem(name: decode(pair[..<equals]), value: decode(pair[pair.index(after: equals)...]))
-        }
     }
 }

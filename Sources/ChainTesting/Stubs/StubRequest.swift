@@ -4,7 +4,7 @@ import HTTPCore
 /// A request as a ``StubTable`` route sees it: the request as it would go on the wire
 /// (adapted by the interceptors, with the jar's cookies), and the values of the route's
 /// `:name` and `*name` path segments.
-public struct StubRequest: Sendable {
+public struct StubRequest: ReceivedRequest {
     /// The whole request.
     public let request: HTTPRequest
     /// The path parameters of the matched route, percent-decoded: `["id": "101"]` for
@@ -28,23 +28,6 @@ public struct StubRequest: Sendable {
     /// empty for a multipart form (``HTTPRequest/body`` has its parts) and a stream, which a
     /// stub must not consume.
     public let body: Data
-
-    /// The value of the first query item named `name`.
-    public func queryValue(_ name: String) -> String? {
-        queryItems.first { $0.name == name }?.value
-    }
-
-    /// The body read as UTF-8 (invalid bytes replaced).
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
-
-    /// The body decoded as `type` with `decoder` (default `JSONDecoder()`).
-    /// - Throws: the decoder's error.
-    public func decodeBody<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(type, from: body)
-    }
-
-    /// The decoded `name=value` pairs of a form body.
-    public var formItems: [URLQueryItem] { RecordedRequest.decodeForm(bodyText) }
 
     /// Makes the view of `request` with the route's `parameters`.
     public init(_ request: HTTPRequest, parameters: [String: String] = [:]) {
