@@ -159,3 +159,34 @@ struct MockServerTests {
         #expect(throws: NetworkError.self) { try result.get() }
     }
 }
+
+@Suite("MockServer over TLS")
+struct MockServerTLSTests {
+    @Test("HTTPS with the certificate made at start: verified, recorded, reused; refused without it")
+    func https() async throws {
+        let server = try MockServer(tls: true)
+        #expect(server.baseURL.scheme == "https")
+        let certificate = try #require(server.certificateURL)
+        #expect(FileManager.default.fileExists(atPath: certificate.path))
+        server.enqueue(.json(#"{"ok":true}"#))
+        server.enqueue(.text("again"))
+        var api = ChainConfiguration(client: HTTPClient(configuration: .init()))
+        api.cookieJar = nil
+        api.proxy = .none
+        api.tls = server.tlsOptions
+        #expect(try await api.url(server.url("/secure?a=1")).string() == #"{"ok":true}"#)
+        #expect(try await api.url(server.url("/secure")).method(.post).body(Data("payload".utf8)).string() == "again")
+        let first = try await server.takeRequest()
+        #expect(first.path == "/secure" && first.queryValue("a") == "1")
+        let second = try await server.takeRequest()
+        #expect(second.bodyText == "payload")
+        #expect(second.isConnectionReused)
+
+        var untrusting = api
+        untrusting.tls = TLSOptions()
+        let error = await #expect(throws: NetworkError.self) { try await untrusting.url(server.url("/secure")).data() }
+        #expect(error?.kind == .tls)
+        server.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: certificate.path), "the identity is removed at shutdown")
+    }
+}

@@ -210,12 +210,10 @@ struct LoginAndUsersStubTableTests {
 
         let delivery = await api.target(target).delivery(User.self)
 
-        // `ChainConfiguration.target(_:)` has no `Sendable` overload: it calls the plain
-        // `Request.target(_:)`, so the stub closure is never asked and the table answers.
-        withKnownIssue("ChainConfiguration.target(_:) skips stubClosure (Sources/Chain/ChainConfiguration.swift)") {
-            #expect(stubs.user.hitCount == 0)
-            #expect(delivery.response?.body.isEmpty == true)
-        }
+        // The `Sendable` overload of `ChainConfiguration.target(_:)` keeps the target, so the
+        // closure is asked and the table is not.
+        #expect(stubs.user.hitCount == 0)
+        #expect(delivery.response?.body.isEmpty == true)
         #expect(delivery.source == .stub)
     }
 
