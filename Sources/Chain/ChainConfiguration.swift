@@ -79,12 +79,12 @@ public struct ChainConfiguration: Sendable {
     /// (``Request/stub(_:)-(Stub)``, or stubbing by ``stubBehavior``) wins over them.
     /// Default none.
     public var responders: [any TransferResponder] = []
-    /// Moya's `stubClosure`: whether a request made from a `Sendable` target
-    /// (``Request/target(_:)-(TargetType&Sendable)``) answers from its sample data, per target.
+    /// Moya's `stubClosure`: whether a request made from a target (``Request/target(_:)``)
+    /// answers from its sample data, per target; it is asked once, when the request starts.
     /// It overrides ``stubBehavior`` for such requests, and a request's own ``Request/stub(_:)-(StubBehavior)``
     /// overrides it; where it answers `nil`, ``stubBehavior`` decides. Default `nil`.
     /// ``stubTargets(_:_:)`` sets it for one target type.
-    public var stubClosure: (@Sendable (any TargetType & Sendable) -> StubBehavior?)?
+    public var stubClosure: (@Sendable (any TargetType) -> StubBehavior?)?
     /// The cookie jar every request sends cookies from and stores `Set-Cookie` fields in (each
     /// redirect hop and retry included). Default ``CookieJar/shared``, the process's in-memory
     /// jar that AFStyle's ``HTTPSessionManager/shared`` uses too, as URLSession's shared cookie
@@ -159,12 +159,6 @@ public struct ChainConfiguration: Sendable {
     public func target(_ target: some TargetType) -> Request {
         Request.target(target).configuration(self)
     }
-
-    /// A request for a `Sendable` target that uses this configuration, whose ``stubClosure``
-    /// decides whether it is stubbed.
-    public func target(_ target: some TargetType & Sendable) -> Request {
-        Request.target(target).configuration(self)
-    }
 }
 
 extension ChainConfiguration {
@@ -180,8 +174,8 @@ extension ChainConfiguration {
     ///     }
     /// }
     /// ```
-    public mutating func stubTargets<Target: TargetType & Sendable>(_ type: Target.Type,
-                                                                     _ closure: @escaping @Sendable (Target) -> StubBehavior) {
+    public mutating func stubTargets<Target: TargetType & SendableMetatype>(_ type: Target.Type,
+                                                         _ closure: @escaping @Sendable (Target) -> StubBehavior) {
         let earlier = stubClosure
         stubClosure = { target in
             if let target = target as? Target { return closure(target) }

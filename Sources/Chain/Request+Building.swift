@@ -186,7 +186,7 @@ extension Request {
     private func resolvedStub(configuration: ChainConfiguration) -> Stub? {
         if let explicitStub { return explicitStub }
         let delay: TimeInterval
-        let targetBehavior = stubTarget.flatMap { target in configuration.stubClosure?(target) }
+        let targetBehavior = stubTarget.flatMap { stub in configuration.stubClosure?(stub.target) }
         switch stubBehavior ?? targetBehavior ?? configuration.stubBehavior {
         case .never: return nil
         case .immediate: delay = 0

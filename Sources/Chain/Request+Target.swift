@@ -5,12 +5,9 @@ extension Request {
     /// of ``HTTPCore/URLResolution``), method, headers, task (parameters or body), validation
     /// and sample data (used when stubbing).
     public static func target(_ target: some TargetType) -> Request {
-        made(from: target)
-    }
-
-    private static func made(from target: some TargetType) -> Request {
         var request = Request(location: .target(path: target.path, baseURL: target.baseURL)).method(target.method).validate(target.validationType.statusValidation)
         if let headers = target.headers { request = request.headers(HTTPHeaders(headers)) }
+        request.stubTarget = StubTarget(target: target)
         request.sample = Sample(data: target.sampleData, statusCode: target.sampleStatusCode,
                                 headers: ["Content-Type": "application/json"])
         switch target.task {
@@ -35,13 +32,12 @@ extension Request {
         }
         return request
     }
+}
 
-    /// A request for a `Sendable` target (an `enum` of an app's endpoints usually is): as
-    /// ``target(_:)-(TargetType)``, and the configuration's ``ChainConfiguration/stubClosure``
-    /// decides per target whether it is stubbed, as Moya's `stubClosure` does.
-    public static func target(_ target: some TargetType & Sendable) -> Request {
-        var request = made(from: target)
-        request.stubTarget = target
-        return request
-    }
+/// A request's target, kept for the configuration's ``ChainConfiguration/stubClosure``.
+// @unchecked: `TargetType` is not `Sendable` (Moya's is not), so that existing targets port
+// unchanged; the target is only read, by the stub closure, once, when the request starts —
+// the same use Moya's provider makes of it. Targets are values (enums) in that model.
+struct StubTarget: @unchecked Sendable {
+    let target: any TargetType
 }

@@ -99,9 +99,9 @@ public struct Request: Sendable {
     var explicitStub: Stub?
     var sample: Sample?
     var stubBehavior: StubBehavior?
-    /// The target a request was made from, when it is `Sendable`: what the configuration's
+    /// The target a request was made from: what the configuration's
     /// ``ChainConfiguration/stubClosure`` is asked about.
-    var stubTarget: (any TargetType & Sendable)?
+    var stubTarget: StubTarget?
     var pinnedConfiguration: ChainConfiguration?
 
     init(location: Location) {

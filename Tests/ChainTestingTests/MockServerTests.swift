@@ -190,3 +190,34 @@ struct MockServerTLSTests {
         #expect(!FileManager.default.fileExists(atPath: certificate.path), "the identity is removed at shutdown")
     }
 }
+
+@Suite("MockServer: edges")
+struct MockServerEdgeTests {
+    @Test("HEAD declares the body's length and sends none")
+    func head() async throws {
+        let server = try MockServer()
+        server.enqueue(MockResponse(body: Data(repeating: 7, count: 321)))
+        var api = ChainConfiguration(client: HTTPClient(configuration: .init()))
+        api.proxy = .none
+        let delivery = await api.url(server.url("/doc")).method(.head).delivery(Data.self)
+        #expect(delivery.response?.headers["Content-Length"] == "321")
+        #expect(delivery.response?.body.isEmpty == true)
+    }
+
+    @Test("shutdown ends a takeRequest that waits, and taken requests stay takeable")
+    func shutdownWakesWaiters() async throws {
+        let server = try MockServer()
+        server.enqueue(.text("x"))
+        var api = ChainConfiguration(client: HTTPClient(configuration: .init()))
+        api.proxy = .none
+        _ = try await api.url(server.url("/before")).data()
+        _ = try await server.takeRequest(timeout: 10)
+        let waiting = Task { try await server.takeRequest(timeout: 600) }
+        server.shutdown()
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect(throws: MockServerError.self) { try await waiting.value }
+        #expect(clock.now - start < .seconds(30))
+        await #expect(throws: MockServerError.self) { try await server.takeRequest(timeout: 600) }
+    }
+}

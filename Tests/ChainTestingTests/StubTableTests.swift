@@ -240,3 +240,62 @@ struct StubTableTests {
         #expect(manager.responders.isEmpty)
     }
 }
+
+@Suite("StubTable: edges")
+struct StubTableEdgeTests {
+    private func configuration(_ table: StubTable, idle: TimeInterval = 60) -> ChainConfiguration {
+        var configuration = ChainConfiguration(baseURL: URL(string: "https://api.example.test/"),
+                                               client: HTTPClient(configuration: .init()), timeouts: Timeouts(idle: idle))
+        configuration.cookieJar = nil
+        configuration.stubs = table
+        return configuration
+    }
+
+    @Test("`+` in a query reads as a space, as the mock server reads it; a pattern's own query must match")
+    func queries() async throws {
+        let table = StubTable()
+        table.on(.get, "/search?kind=user") { request in .text(request.queryValue("q") ?? "none") }
+        let api = configuration(table)
+        #expect(try await api.url("search?kind=user&q=x+y").string() == "x y")
+        let unmatched = await #expect(throws: NetworkError.self) { try await api.url("search?kind=group&q=x").data() }
+        #expect(unmatched?.underlyingError is StubTableError)
+    }
+
+    @Test("a header with CR/LF or a status that is no code is refused, not sent")
+    func unsendable() async throws {
+        let table = StubTable()
+        table.on(.get, "/injected", response: MockResponse(headers: ["X-A": "1\r\nX-Injected: yes"]))
+        table.on(.get, "/status", response: MockResponse(status: 20))
+        let api = configuration(table)
+        for path in ["injected", "status"] {
+            let error = await #expect(throws: NetworkError.self) { try await api.url(path).data() }
+            #expect(error?.kind == .invalidRequest, "\(path)")
+        }
+        let server = try MockServer()
+        server.enqueue(MockResponse(headers: ["X-A": "1\r\nX-Injected: yes"]))
+        var networked = ChainConfiguration(client: HTTPClient(configuration: .init()))
+        networked.proxy = .none
+        let answered = await #expect(throws: NetworkError.self) { try await networked.url(server.url("/injected")).data() }
+        #expect(answered?.statusCode == 500)
+        #expect(answered?.response?.headers["X-Injected"] == nil)
+    }
+
+    @Test("a delay as long as the idle timeout times out, as it does against a server")
+    func delayBeyondIdle() async throws {
+        let table = StubTable()
+        table.on(.get, "/slow", response: MockResponse(options: [.delay(120)]))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: NetworkError.self) { try await configuration(table, idle: 0.2).url("slow").data() }
+        #expect(error?.kind == .timedOut)
+        #expect(clock.now - start < .seconds(30))
+    }
+
+    @Test("a body fault on a HEAD leaves a complete head, from the table and from the server")
+    func headWithBodyFault() async throws {
+        let response = MockResponse(headers: ["X-Head": "1"], body: Data(repeating: 2, count: 100), options: [.disconnectDuringBody])
+        let table = StubTable()
+        table.on(.get, "/doc", response: response)
+        #expect(try await configuration(table).url("doc").method(.head).data().isEmpty)
+    }
+}

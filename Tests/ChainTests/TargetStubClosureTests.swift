@@ -39,6 +39,16 @@ struct TargetStubClosureTests {
         #expect(error?.kind == .cannotConnect)
     }
 
+    @Test("the closure sees targets sent from generic code and through an existential")
+    func genericContexts() async throws {
+        let api = configuration()
+        func send<T: TargetType>(_ target: T) -> Request { api.target(target) }
+        #expect(try await send(API.user).value(Named.self).name == "sample")
+        let existential: any TargetType = API.user
+        #expect(try await api.target(existential).value(Named.self).name == "sample")
+        #expect(try await Request.target(existential).configuration(api).value(Named.self).name == "sample")
+    }
+
     @Test("a request's own stub behavior wins; other target types fall back to stubBehavior")
     func precedence() async throws {
         var api = configuration()

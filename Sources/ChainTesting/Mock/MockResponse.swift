@@ -14,7 +14,10 @@ import HTTPCore
 /// The framing fields (`Content-Length`, `Transfer-Encoding`, `Connection`) are the server's
 /// to write: they are dropped from ``headers`` when a ``MockServer`` sends the response. A
 /// `HEAD` request, and the statuses that forbid a body (1xx, 204, 304), get no body, from a
-/// server or a stub table alike.
+/// server or a stub table alike. A status outside 100–999, or a header whose name is not a
+/// token or whose value holds CR, LF or NUL, cannot be sent: a ``MockServer`` answers `500`
+/// naming the problem instead, and a ``StubTable`` fails the request with
+/// ``NetworkError/Kind/invalidRequest``.
 public struct MockResponse: Sendable, Hashable {
     /// How a response is sent, beside what it is.
     public enum Option: Sendable, Hashable {
@@ -53,7 +56,8 @@ public struct MockResponse: Sendable, Hashable {
         self.options = options
     }
 
-    /// A JSON response with `text` as its body (`Content-Type: application/json`).
+    /// A JSON response with `text` as its body (`Content-Type: application/json` unless
+    /// `headers` name another). Defaults: status 200, no other headers, no options.
     public static func json(_ text: String, status: Int = 200, headers: HTTPHeaders = HTTPHeaders(),
                             options: [Option] = []) -> MockResponse {
         var fields = headers
@@ -62,16 +66,16 @@ public struct MockResponse: Sendable, Hashable {
     }
 
     /// A JSON response with `value` encoded by `encoder` (default: a `JSONEncoder` with sorted
-    /// keys, so bodies compare in tests).
+    /// keys, so bodies compare in tests). Defaults: status 200, no other headers, no options.
     /// - Throws: what the encoder throws (a NaN without a strategy for it, for one).
     public static func json(_ value: some Encodable, status: Int = 200, headers: HTTPHeaders = HTTPHeaders(),
-                            encoder: JSONEncoder = MockResponse.sortedKeysEncoder(), options: [Option] = []) throws -> MockResponse {
+                            encoder: JSONEncoder = MockResponse.makeSortedKeysEncoder(), options: [Option] = []) throws -> MockResponse {
         var fields = headers
         if fields["Content-Type"] == nil { fields["Content-Type"] = "application/json" }
         return MockResponse(status: status, headers: fields, body: try encoder.encode(value), options: options)
     }
 
-    /// A `text/plain; charset=utf-8` response.
+    /// A `text/plain; charset=utf-8` response. Defaults: status 200, no other headers, no options.
     public static func text(_ text: String, status: Int = 200, headers: HTTPHeaders = HTTPHeaders(),
                             options: [Option] = []) -> MockResponse {
         var fields = headers
@@ -79,15 +83,15 @@ public struct MockResponse: Sendable, Hashable {
         return MockResponse(status: status, headers: fields, body: Data(text.utf8), options: options)
     }
 
-    /// A `JSONEncoder` with `.sortedKeys`, the default of ``json(_:status:headers:encoder:options:)-(Encodable,_,_,_,_)``.
-    public static func sortedKeysEncoder() -> JSONEncoder {
+    /// A `JSONEncoder` with `.sortedKeys`, the default encoder of the `json` factory for values.
+    public static func makeSortedKeysEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
 
-    /// The response with `option` added.
-    public func with(_ option: Option) -> MockResponse {
+    /// The response with `option` added after its others.
+    public func adding(_ option: Option) -> MockResponse {
         var copy = self
         copy.options.append(option)
         return copy
@@ -120,6 +124,15 @@ extension MockResponse {
             case .delay, .throttle: false
             }
         }
+    }
+
+    /// Why this response cannot be sent as it is; `nil` when it can.
+    var invalidity: String? {
+        guard (100...999).contains(status) else { return "the status \(status) is not a three-digit code" }
+        if let field = headers.firstUnsafeField() {
+            return "the header \(field.name.debugDescription) has a name that is not a token, or CR, LF or NUL in its value"
+        }
+        return nil
     }
 
     /// Whether the answer to `method` carries the body.

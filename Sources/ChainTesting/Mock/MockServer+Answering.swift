@@ -60,6 +60,7 @@ extension MockServer {
 
     /// The sample server's response that sends `mock` with its options.
     private static func response(for mock: MockResponse, method: String, server: ServerContext) -> Response {
+        if let invalidity = mock.invalidity { return unanswered("the MockResponse cannot be sent: \(invalidity)") }
         if mock.delaySeconds > 0, !server.wait(seconds: mock.delaySeconds) {
             return Response(status: 503, body: .raw { _, _ in })
         }
@@ -81,8 +82,10 @@ extension MockServer {
         default:
             break
         }
-        let body = mock.sendsBody(toMethod: method) ? [UInt8](mock.body) : []
-        guard let rate = mock.bytesPerSecond, !body.isEmpty else {
+        // The connection sends no body for HEAD (declaring the GET's length) or for the
+        // statuses that forbid one.
+        let body = [UInt8](mock.body)
+        guard let rate = mock.bytesPerSecond, !body.isEmpty, mock.sendsBody(toMethod: method) else {
             return Response(status: mock.status, headers: fields, body: body.isEmpty ? .empty : .bytes(body))
         }
         let piece = max(1, rate / 10)

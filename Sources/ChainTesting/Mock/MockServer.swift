@@ -13,9 +13,9 @@ import Synchronization
 ///
 /// let user = try await Request.url(server.url("/user/101")).retry(.default).response(User.self)
 ///
-/// let first = try server.takeRequest()        // the 503's request
+/// let first = try await server.takeRequest()  // the 503's request
 /// #expect(first.path == "/user/101")
-/// #expect(try server.takeRequest().isConnectionReused)
+/// #expect(try await server.takeRequest().isConnectionReused)
 /// ```
 ///
 /// Each request gets the next queued response, or — when ``dispatcher`` is set — the one it
@@ -23,6 +23,9 @@ import Synchronization
 /// response fails the test instead of hanging it. Connections are the sample server's:
 /// keep-alive, chunked and `Content-Length` bodies, `Expect: 100-continue`, HTTP/1.0; a body
 /// over 64 MiB gets `413` and is not recorded.
+///
+/// A ``dispatcher`` that uses the server should capture it weakly: the server keeps its
+/// dispatcher, so a strong capture keeps the server alive past the test (until ``shutdown()``).
 ///
 /// With `tls: true` the server speaks HTTPS with a certificate made at start for `127.0.0.1`
 /// and `localhost`; give clients ``tlsOptions`` (its certificate as their CA file).
@@ -138,10 +141,14 @@ public final class MockServer: Sendable {
     }
 
     /// Closes the listener and every connection (a request waiting for its answer gets none),
-    /// removes the TLS identity and waits for the server's threads. Idempotent; also run at deinit.
+    /// drops the queue and the dispatcher, ends every wait in ``takeRequest(timeout:)-(TimeInterval)``
+    /// (requests already received can still be taken), removes the TLS identity and waits for
+    /// the server's threads. Idempotent; also run at deinit.
     public func shutdown() {
         front?.stop()
         server.stop()
+        core.answers.withLock { $0 = MockServerCore.Answers() }
+        core.log.close()
         if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 }

@@ -7,6 +7,7 @@ public enum MockServerError: Error, Sendable, Hashable, CustomStringConvertible 
     /// No request arrived within `seconds`.
     case noRequest(seconds: Double)
 
+    /// A one-line description, for people.
     public var description: String {
         switch self {
         case .startFailed(let reason): "MockServer could not start: \(reason)"

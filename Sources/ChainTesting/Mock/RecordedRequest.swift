@@ -29,7 +29,8 @@ public struct RecordedRequest: ReceivedRequest, Hashable {
     /// Whether it came on a connection that had carried an earlier request (keep-alive reuse).
     public var isConnectionReused: Bool { indexOnConnection > 0 }
 
-    /// Makes a record; the kit makes them, and a dispatcher's tests may too.
+    /// Makes a record (`httpVersion` default `HTTP/1.1`); the kit makes them, and a
+    /// dispatcher's tests may too.
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders, body: Data, sequenceNumber: Int,
                 connectionNumber: Int, indexOnConnection: Int, httpVersion: String = "HTTP/1.1") {
         self.method = method

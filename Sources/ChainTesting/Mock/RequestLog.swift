@@ -10,6 +10,8 @@ final class RequestLog: Sendable {
         var received = 0
         var waiters: [(id: Int, resume: @Sendable (RecordedRequest?) -> Void)] = []
         var nextWaiterID = 0
+        /// The server shut down: no request will come, so no one waits any more.
+        var isClosed = false
     }
 
     private let state = Mutex(State())
@@ -35,11 +37,22 @@ final class RequestLog: Sendable {
     private func takeOrWait(_ resume: @escaping @Sendable (RecordedRequest?) -> Void) -> (RecordedRequest?, Int) {
         state.withLock { state in
             if !state.pending.isEmpty { return (state.pending.removeFirst(), -1) }
+            if state.isClosed { return (nil, -1) }
             let id = state.nextWaiterID
             state.nextWaiterID += 1
             state.waiters.append((id, resume))
             return (nil, id)
         }
+    }
+
+    /// Ends every wait with nothing, now and from now on (the queue's requests can still be taken).
+    func close() {
+        let waiters = state.withLock { state in
+            state.isClosed = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(nil) }
     }
 
     /// Removes the waiter `id`; `false` when a request was handed to it already.
@@ -60,6 +73,7 @@ final class RequestLog: Sendable {
             arrived.signal()
         }
         if let now { return now }
+        if id < 0 { return nil }
         if arrived.wait(timeout: Self.deadline(after: timeout)) == .timedOut, removeWaiter(id) { return nil }
         // Handed a request while timing out: its signal is on the way.
         if box.withLock({ $0 }) == nil { arrived.wait() }
@@ -78,6 +92,7 @@ final class RequestLog: Sendable {
                 }
                 let (now, id) = takeOrWait(resume)
                 if let now { return resume(now) }
+                if id < 0 { return resume(nil) }
                 waiterID.withLock { $0 = id }
                 DispatchQueue.global().asyncAfter(deadline: Self.deadline(after: timeout)) { [self] in
                     if removeWaiter(id) { resume(nil) }

@@ -6,7 +6,8 @@ public struct StubBodyMatcher: Sendable {
     /// How the matcher reads in an unmatched request's error.
     let summary: String
 
-    /// A matcher of your own.
+    /// A matcher of your own; `summary` (default "a custom body matcher") names it in an
+    /// unmatched request's error.
     public init(_ summary: String = "a custom body matcher", _ test: @escaping @Sendable (StubRequest) -> Bool) {
         self.summary = summary
         self.test = test

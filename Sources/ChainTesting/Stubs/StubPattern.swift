@@ -3,8 +3,10 @@ import Foundation
 /// A route's URL pattern: a path such as `/user/:id` or `/files/*rest` (any host), or a whole
 /// URL such as `https://api.example.com/v1/user/:id` (that scheme, host and port only).
 /// `:name` matches one path segment, `*name` (or a bare `*`) the rest of the path, possibly
-/// empty; other segments compare exactly, after percent-decoding. Empty segments (a trailing
-/// `/`) are ignored on both sides.
+/// empty (so it ends the pattern: segments after it are not compared); other segments compare
+/// exactly, after percent-decoding. Empty segments (a trailing `/`) are ignored on both sides.
+/// A query in the pattern (`/search?q=1`) is a set of items the request must have, as the
+/// route's `query:` items are.
 struct StubPattern: Sendable, Hashable {
     enum Segment: Sendable, Hashable {
         case literal(String)
@@ -17,11 +19,19 @@ struct StubPattern: Sendable, Hashable {
     let host: String?
     let port: Int?
     let segments: [Segment]
+    /// The items the pattern's own query asks for.
+    let queryItems: [URLQueryItem]
 
     init(_ text: String) {
         self.text = text
         var path = text
-        if text.contains("://"), let components = URLComponents(string: text), let host = components.host {
+        var query = ""
+        if let mark = text.firstIndex(of: "?") {
+            path = String(text[..<mark])
+            query = String(text[text.index(after: mark)...])
+        }
+        queryItems = FormItems.decode(query)
+        if path.contains("://"), let components = URLComponents(string: path), let host = components.host {
             scheme = components.scheme?.lowercased()
             self.host = host.lowercased()
             port = components.port ?? StubPattern.defaultPort(components.scheme)

@@ -19,9 +19,10 @@ public struct StubRequest: ReceivedRequest {
     public var headers: HTTPHeaders { request.headers }
     /// The URL's path, percent-decoded (`/` when empty).
     public var path: String { StubRequest.path(of: request.url) }
-    /// The URL's query items, percent-decoded, in order.
+    /// The URL's query items, percent-decoded, in order, `+` read as a space (as a server
+    /// reads a form, and as ``RecordedRequest/queryItems`` does).
     public var queryItems: [URLQueryItem] {
-        URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        FormItems.decode(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? "")
     }
 
     /// The body bytes: a data body as it is, a file body's contents (empty when unreadable);
@@ -29,7 +30,7 @@ public struct StubRequest: ReceivedRequest {
     /// stub must not consume.
     public let body: Data
 
-    /// Makes the view of `request` with the route's `parameters`.
+    /// Makes the view of `request` with the route's `parameters` (default none).
     public init(_ request: HTTPRequest, parameters: [String: String] = [:]) {
         self.request = request
         self.parameters = parameters

@@ -30,6 +30,7 @@ public final class StubRoute: Sendable, CustomStringConvertible {
     /// The requests it answered so far.
     public var hitCount: Int { hits.withLock { $0 } }
 
+    /// A one-line description, for people.
     public var description: String {
         var text = "\(method?.rawValue ?? "any method") \(pattern)"
         if !query.isEmpty { text += " with query \(query.sorted { $0.key < $1.key })" }
@@ -42,9 +43,10 @@ public final class StubRoute: Sendable, CustomStringConvertible {
         if let method, method != request.method, !(method == .get && request.method == .head) { return nil }
         guard let parameters = urlPattern.match(request.url) else { return nil }
         let stubRequest = StubRequest(request, parameters: parameters)
-        if !query.isEmpty {
+        if !query.isEmpty || !urlPattern.queryItems.isEmpty {
             let items = stubRequest.queryItems
-            guard query.allSatisfy({ name, value in items.contains { $0.name == name && $0.value == value } }) else { return nil }
+            guard query.allSatisfy({ name, value in items.contains { $0.name == name && $0.value == value } }),
+                  urlPattern.queryItems.allSatisfy({ wanted in items.contains(wanted) }) else { return nil }
         }
         if let body, !body.matches(stubRequest) { return nil }
         if let predicate, !predicate(stubRequest) { return nil }

@@ -44,28 +44,38 @@ extension StubTable: TransferResponder {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { completion(result) }
     }
 
-    /// What a client would get from a server answering `mock`, and after how long.
+    /// What a client would get from a server answering `mock`, and after how long. The
+    /// request's idle timeout applies as a client applies it to a silent server: a delay as
+    /// long as it, or no response at all, ends in ``NetworkError/Kind/timedOut`` when it
+    /// passes (a throttled body keeps the connection busy, so it does not).
     static func outcome(of mock: MockResponse, for request: HTTPRequest) -> (Result<HTTPResponse, NetworkError>, TimeInterval) {
-        let sendsBody = mock.sendsBody(toMethod: request.method.rawValue)
-        var wait = mock.delaySeconds
-        if let rate = mock.bytesPerSecond, sendsBody { wait += Double(mock.body.count) / Double(rate) }
         let url = request.url.absoluteString
+        if let invalidity = mock.invalidity {
+            return (.failure(NetworkError(.invalidRequest, "the MockResponse for \(request.method) \(url) cannot be sent: \(invalidity)")), 0)
+        }
+        let sendsBody = mock.sendsBody(toMethod: request.method.rawValue)
+        let idle = request.timeouts.idle.isFinite && request.timeouts.idle > 0 ? min(request.timeouts.idle, 1e9) : nil
+        let silence = mock.fault == .noResponse ? 1e9 : mock.delaySeconds
+        if let idle, silence >= idle {
+            return (.failure(NetworkError(.timedOut, "no answer to \(request.method) \(url) within the idle timeout of "
+                                              + "\(idle) s (stub \(mock.fault == .noResponse ? "fault .noResponse" : "delay"))")), idle)
+        }
+        var wait = silence
+        if let rate = mock.bytesPerSecond, sendsBody { wait += Double(mock.body.count) / Double(rate) }
         switch mock.fault {
         case .disconnectAfterRequest?:
             return (.failure(NetworkError(.connectionLost, "the server closed the connection without answering "
                                               + "\(request.method) \(url) (stub fault .disconnectAfterRequest)")), wait)
-        case .disconnectDuringBody?:
+        case .disconnectDuringBody? where sendsBody:
             let length = mock.truncatableBody.count
             return (.failure(NetworkError(.truncatedResponse, "the connection closed after \(length / 2) of \(length) bytes "
                                               + "of \(request.method) \(url) (stub fault .disconnectDuringBody)")), wait)
         case .noResponse?:
-            // A server that never answers: the request's idle timeout ends it, else only a
-            // cancel or the total timeout (the pipeline cuts the wait to its longest).
-            let idle = request.timeouts.idle
-            guard idle.isFinite, idle > 0 else { return (.failure(NetworkError(.timedOut, "no answer")), 1e9) }
-            return (.failure(NetworkError(.timedOut, "no answer to \(request.method) \(url) within the idle timeout "
-                                              + "of \(idle) s (stub fault .noResponse)")), wait + min(idle, 1e9))
+            // No idle timeout: only a cancel or the total timeout ends the call (the pipeline
+            // cuts the wait to its longest).
+            return (.failure(NetworkError(.timedOut, "no answer to \(request.method) \(url)")), wait)
         default:
+            // A body fault on an answer without a body (HEAD, 204) leaves a complete head.
             let response = HTTPResponse(statusCode: mock.status, headers: mock.headers, body: sendsBody ? mock.body : Data(),
                                         url: request.url, httpVersion: .unknown, source: .stub)
             return (.success(response), wait)

@@ -8,6 +8,7 @@ public enum StubTableError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The matched route was given no responses.
     case noResponses(method: String, url: String)
 
+    /// A one-line description, for people.
     public var description: String {
         switch self {
         case .unmatched(let method, let url): "no stub matches \(method) \(url)"

@@ -18,8 +18,10 @@ import Synchronization
 ///     cookie jar: lookup, store          the thread of the step before a send; the
 ///                                        transfer's completion
 ///     stub's answer, retry delay         a global queue, after the delay
-///     responders (stub table, cassette)  the thread that fed the event before; their answer
-///                                        comes back on any thread
+///     responders (stub table, cassette)  the thread that fed the event before (the caller's,
+///                                        a retry timer's, the call's queue after a redirect);
+///                                        after a proceed, the call's queue — a responder must
+///                                        not block there; their answer comes back on any thread
 ///     validate (once) and decode         the call's queue
 ///     hooks: willSend, progress, end     the call's queue (progress: the transport's queue)
 ///     deliver                            the call's queue
@@ -207,7 +209,18 @@ final class PipelineCall<Value>: Sendable {
     /// Asks the responder at `index` to answer the transfer step; its chain leads to the next
     /// responder, then to the transport. The last answer goes on as the transfer's result.
     private func respond(to request: HTTPRequest, from index: Int) {
+        let number = state.withLock { state in
+            state.responderAnswer += 1
+            return state.responderAnswer
+        }
         respond(to: request, from: index) { [self] result in
+            // Only the first answer to this attempt or hop counts.
+            let isCurrent = state.withLock { state in
+                guard state.responderAnswer == number else { return false }
+                state.responderAnswer += 1
+                return true
+            }
+            guard isCurrent else { return }
             storeCookies(of: result)
             handle(.transferFinished(explained(result)))
         }
@@ -219,13 +232,25 @@ final class PipelineCall<Value>: Sendable {
             transport.start(request, task: task, queue: queue, sharingQueue: callerQueue,
                             coalesces: options.coalescesIdenticalRequests, progress: makeProgressHandler()) { [self] result in
                 // The transport took the task's cancel; what the responders still do (a
-                // cassette's write) must stay cancellable too.
-                guard attachStop(request) else { return }
+                // cassette's write) must stay cancellable too. A call stopped meanwhile has
+                // already ended; the responders still hear the transfer's end.
+                guard attachStop(request) else { return completion(explained(result)) }
                 completion(result)
             }
             return
         }
-        let chain = TransferChain { [self] request, done in respond(to: request, from: index + 1, completion: done) }
+        let proceeded = Mutex(false)
+        let chain = TransferChain { [self] request, done in
+            let isSecond = proceeded.withLock { wasProceeded in
+                defer { wasProceeded = true }
+                return wasProceeded
+            }
+            guard !isSecond else {
+                return done(.failure(NetworkError(.invalidRequest, "a TransferResponder proceeded twice with one request "
+                                                      + "(\(request.method) \(request.url.absoluteString))")))
+            }
+            respond(to: request, from: index + 1, completion: done)
+        }
         options.responders[index].respond(to: request, chain: chain, completion: completion)
     }
 

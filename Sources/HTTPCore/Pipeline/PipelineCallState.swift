@@ -13,6 +13,9 @@ struct PipelineCallState {
     /// The plan's verdict on the network response handed to the cache step (`nil` inside:
     /// accepted), until its delivery uses it; `nil` before.
     var verdict: NetworkError??
+    /// The number of the responders' current answer: an answer of an earlier attempt or hop
+    /// (a responder that answered twice, or late) carries an older number and is ignored.
+    var responderAnswer = 0
 }
 
 /// What an action needs from the call's state besides the machine, taken under the same

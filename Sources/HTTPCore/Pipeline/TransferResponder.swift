@@ -9,7 +9,10 @@
 /// ``CallOptions/responders`` (the front ends set them from their configuration).
 ///
 /// A responder that waits (a stub's delay) need not watch for a cancel or the total timeout:
-/// the call fails at once and ignores the answer that comes later.
+/// the call fails at once and ignores the answer that comes later. Only a responder's first
+/// answer counts: a second one, or one that comes after the call moved on to a retry or the
+/// next redirect hop, is ignored. A responder that never answers holds the call until its
+/// total timeout (or forever without one), as an interceptor that never answers does.
 public protocol TransferResponder: Sendable {
     /// Answers `request` by calling `completion` exactly once, on any thread — with a response
     /// (``HTTPResponse/Source/stub`` is the usual source) or an error — or sends it on with
@@ -29,7 +32,9 @@ public struct TransferChain: Sendable {
     }
 
     /// Sends `request` on; `completion` gets what the rest of the chain answered (the network's
-    /// response, or its error), once, on any thread.
+    /// response, or its error), once, on any thread — also when the call was cancelled or
+    /// timed out meanwhile. One chain proceeds once: a second call fails at once with
+    /// ``NetworkError/Kind/invalidRequest`` and sends nothing.
     public func proceed(_ request: HTTPRequest,
                         completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
         send(request, completion)
