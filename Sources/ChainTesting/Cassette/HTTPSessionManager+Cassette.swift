@@ -7,10 +7,9 @@ extension HTTPSessionManager {
     ///
     /// Setting removes every cassette from ``responders`` and appends the new one at the end,
     /// so responders before it (a stub table) answer first; `nil` only removes them. The
-    /// change is a read of ``responders`` then a write: set it before the calls start, not
-    /// while another thread changes the responders.
+    /// change is one step under the manager's lock.
     public var cassette: Cassette? {
         get { responders.lazy.compactMap { $0 as? Cassette }.first }
-        set { responders = responders.replacingCassette(with: newValue) }
+        set { updateResponders { $0 = $0.replacingCassette(with: newValue) } }
     }
 }
