@@ -14,8 +14,8 @@ import Foundation
 ///     cacheStep / handedToCache ─cacheDelivered(final)─▶ finished
 ///
 /// A request that could not be built starts straight into a final delivery of its error (the
-/// hooks still see it); a stub or the responders answer the transfer step instead of the transport. A redirect
-/// the request's ``RedirectPolicy`` follows is a loop inside the network step: each hop is
+/// hooks still see it); a stub or the responders answer the transfer step instead of the
+/// transport. A redirect the request's ``RedirectPolicy`` follows is a loop inside the network step: each hop is
 /// adapted and sent like an attempt, the hops are counted against the policy's maximum, and
 /// the attempt's result (what the retriers and the cache step see) is the last hop's, with
 /// the hops in ``HTTPResponse/redirects`` and their times in its timings. A retry starts the
