@@ -47,7 +47,7 @@ struct TotalTimeoutCoversTheCallTests {
             // The refresh is held until after the wait: only the total timeout can end the call here.
             #expect(await completions.wait(for: 1, timeout: 10) == [.timedOut])
             held.finish(with: .success("t-0"))
-            #expect(await client.deliveries(request(server.baseURL.appendingPathComponent("auth/protected"), total: 5),
+            #expect(await client.deliveries(request(server.baseURL.appendingPathComponent("auth/protected"), total: 30),
                                             options: CallOptions()).response?.statusCode == 200)
             #expect(completions.count == 1)
         }

@@ -10,23 +10,20 @@ extension ResponseStream {
     /// queue, and the order holds on a concurrent queue too.
     package func forward(to queue: DispatchQueue, onChunk: @escaping @Sendable (Data) -> Void,
                          completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
-        Task.detached { [self] in
-            while true {
-                let (chunks, end) = await nextBatch()
-                if !chunks.isEmpty {
-                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                        queue.async {
-                            for chunk in chunks { onChunk(chunk) }
-                            done.resume()
-                        }
-                    }
-                    batchDelivered(chunks)
-                }
-                if let end {
-                    queue.async { completion(end) }
-                    return
-                }
-            }
+        // Callbacks, not a task: under load the concurrency pool's turns came tens of seconds
+        // late, and a batch took two of them.
+        nextBatch { [self] batch in deliver(batch, to: queue, onChunk: onChunk, completion: completion) }
+    }
+
+    private func deliver(_ batch: ([Data], Result<HTTPResponse, NetworkError>?), to queue: DispatchQueue,
+                         onChunk: @escaping @Sendable (Data) -> Void,
+                         completion: @escaping @Sendable (Result<HTTPResponse, NetworkError>) -> Void) {
+        let (chunks, end) = batch
+        queue.async { [self] in
+            for chunk in chunks { onChunk(chunk) }
+            if !chunks.isEmpty { batchDelivered(chunks) }
+            if let end { return completion(end) }
+            forward(to: queue, onChunk: onChunk, completion: completion)
         }
     }
 }

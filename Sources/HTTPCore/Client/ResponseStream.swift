@@ -36,7 +36,7 @@ package final class ResponseStream: Sendable, Hashable {
         var isPaused = false
         var resume: (@Sendable () -> Void)?
         var waiter: CheckedContinuation<Element, Never>?
-        var batchWaiter: CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>?
+        var batchWaiter: ResponseStream.BatchHandler?
         var headWaiters: [CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>] = []
 
         var hasUnread: Bool { readIndex < chunks.count }
@@ -116,7 +116,7 @@ package final class ResponseStream: Sendable, Hashable {
     /// Takes a chunk of the body; `false` (the chunk not taken) when the buffer is full and the
     /// transfer must pause. Chunks after the end are taken and dropped.
     package func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        enum Handoff { case none, chunk(CheckedContinuation<Element, Never>, Data), batch(CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>, Data) }
+        enum Handoff { case none, chunk(CheckedContinuation<Element, Never>, Data), batch(ResponseStream.BatchHandler, Data) }
         let limit = bufferLimit
         let (taken, handoff) = state.withLock { state -> (Bool, Handoff) in
             guard state.ending == nil else { return (true, .none) }
@@ -140,7 +140,7 @@ package final class ResponseStream: Sendable, Hashable {
         switch handoff {
         case .none: break
         case .chunk(let waiter, let chunk): waiter.resume(returning: .chunk(chunk))
-        case .batch(let waiter, let chunk): waiter.resume(returning: ([chunk], nil))
+        case .batch(let waiter, let chunk): waiter(([chunk], nil))
         }
         return taken
     }
@@ -182,7 +182,7 @@ package final class ResponseStream: Sendable, Hashable {
         }
         guard let handoff else { return }
         if let (waiter, element) = handoff.waiter { waiter.resume(returning: element) }
-        if let (waiter, batch) = handoff.batchWaiter { waiter.resume(returning: batch) }
+        if let (waiter, batch) = handoff.batchWaiter { waiter(batch) }
         for headWaiter in handoff.headWaiters { headWaiter.resume(returning: ending) }
     }
 
@@ -190,7 +190,7 @@ package final class ResponseStream: Sendable, Hashable {
     private struct Handoff {
         var headWaiters: [CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>]
         var waiter: (CheckedContinuation<Element, Never>, Element)?
-        var batchWaiter: (CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>,
+        var batchWaiter: (ResponseStream.BatchHandler,
                           ([Data], Result<HTTPResponse, NetworkError>?))?
     }
 
@@ -219,16 +219,27 @@ package final class ResponseStream: Sendable, Hashable {
     /// has arrived. The callback forms take chunks this way, one queue hop per batch.
     package func nextBatch() async -> (chunks: [Data], end: Result<HTTPResponse, NetworkError>?) {
         await withCheckedContinuation { (continuation: CheckedContinuation<([Data], Result<HTTPResponse, NetworkError>?), Never>) in
-            let (batch, resume) = state.withLock { state -> (([Data], Result<HTTPResponse, NetworkError>?)?, (@Sendable () -> Void)?) in
-                if state.hasUnread { return ((state.takeAll(), nil), nil) }
-                if let ending = state.ending { return (([], ending), nil) }
-                guard state.waiter == nil, state.batchWaiter == nil else { return (([], .failure(ResponseStream.readConcurrently)), nil) }
-                state.batchWaiter = continuation
-                return (nil, state.resumeIfDrained(limit: bufferLimit))
-            }
-            resume?()
-            if let batch { continuation.resume(returning: batch) }
+            nextBatch { continuation.resume(returning: $0) }
         }
+    }
+
+    /// What waits for the next batch: called once, with the chunks there (or the end), on the
+    /// thread that has them — the transport's, when the batch was waited for.
+    package typealias BatchHandler = @Sendable (([Data], Result<HTTPResponse, NetworkError>?)) -> Void
+
+    /// ``nextBatch()`` without a task: `handler` gets the batch at once when there is one,
+    /// else when it comes. It must not run caller code in place (it may be on the transport's
+    /// thread): the callback forms hop to their queue.
+    package func nextBatch(_ handler: @escaping BatchHandler) {
+        let (batch, resume) = state.withLock { state -> (([Data], Result<HTTPResponse, NetworkError>?)?, (@Sendable () -> Void)?) in
+            if state.hasUnread { return ((state.takeAll(), nil), nil) }
+            if let ending = state.ending { return (([], ending), nil) }
+            guard state.waiter == nil, state.batchWaiter == nil else { return (([], .failure(ResponseStream.readConcurrently)), nil) }
+            state.batchWaiter = handler
+            return (nil, state.resumeIfDrained(limit: bufferLimit))
+        }
+        resume?()
+        if let batch { handler(batch) }
     }
 
     /// Marks a batch from ``nextBatch()`` as handed over: its bytes stop counting against the
