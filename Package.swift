@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "SampleServer", targets: ["SampleServer"]),
         // For the tests of apps that use Chain or AFStyle: a mock server, a stub table, cassettes.
         .library(name: "ChainTesting", targets: ["ChainTesting"]),
+        // For model files ported from ObjectMapper or HandyJSON: `import ChainModels` in place of theirs.
+        .library(name: "ChainModels", targets: ["ChainModels"]),
         .executable(name: "sample-server", targets: ["sample-server"]),
     ],
     targets: [
@@ -56,6 +58,9 @@ let package = Package(
         .target(name: "CChainTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // The testing kit: above both front ends, never below them.
         .target(name: "ChainTesting", dependencies: ["Chain", "AFStyle", "HTTPCore", "HTTPFeatures", "SampleServer", "CChainTLS"],
+                swiftSettings: strict),
+        // ObjectMapper- and HandyJSON-style models over FastJSON, with typed terminal methods in both front ends.
+        .target(name: "ChainModels", dependencies: ["Chain", "AFStyle", "HTTPCore", "HTTPFeatures", "FastJSON"],
                 swiftSettings: strict),
 
         // Samples: one program per scenario, each against the bundled sample server.
@@ -92,6 +97,7 @@ let package = Package(
         // The cassette of the README's XCTest example is read by path, not as a bundle resource.
         .testTarget(name: "ChainTestingTests", dependencies: ["TestSupport", "ChainTesting", "Chain", "AFStyle", "SampleScenarios", "SampleServer"],
                     exclude: ["Readme/Cassettes"]),
+        .testTarget(name: "ChainModelsTests", dependencies: ["TestSupport", "ChainModels", "ChainTesting", "Chain", "AFStyle", "FastJSON", "SampleServer"]),
         // The same calls through both front ends: the hook event streams and cache deliveries must match.
         .testTarget(name: "FrontEndParityTests", dependencies: ["TestSupport", "Chain", "AFStyle", "SampleServer"]),
         .testTarget(name: "HardeningTests", dependencies: ["TestSupport", "Chain", "AFStyle", "Cache", "Cookies", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer", "Digest"]),
