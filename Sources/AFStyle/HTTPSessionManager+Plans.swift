@@ -25,9 +25,18 @@ extension HTTPSessionManager {
     }
 
     /// The body (or the envelope's payload) decoded into `T` with the manager's ``HTTPSessionManager/jsonDecoding``.
-    static func decodablePlan<T: Decodable & Sendable>(_ type: T.Type, _ configuration: Configuration) -> ResponsePlan<T> {
+    static func decodablePlan<T: Decodable & Sendable>(_ type: T.Type, _ configuration: Configuration,
+                                                       keyPath: String? = nil) -> ResponsePlan<T> {
         let decoding = configuration.jsonDecoding
-        let validation = configuration.responseSerializer.validation(envelope: configuration.envelope, decoding: decoding)
+        let validation = configuration.responseSerializer.validation(envelope: envelope(configuration, keyPath: keyPath),
+                                                                     decoding: decoding)
         return ResponsePlan(validation: validation, serializer: .decodable(T.self, decoding: decoding))
+    }
+
+    /// The manager's envelope with its payload at `keyPath` (from the body's top), or a plain
+    /// key path when there is no envelope; the envelope as it is when `keyPath` is `nil`.
+    static func envelope(_ configuration: Configuration, keyPath: String?) -> Envelope? {
+        guard let keyPath else { return configuration.envelope }
+        return (configuration.envelope ?? Envelope(checks: [])).payload(at: keyPath)
     }
 }

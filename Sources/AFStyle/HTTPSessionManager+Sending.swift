@@ -26,13 +26,19 @@ extension HTTPSessionManager {
             request = try build(configuration)
         } catch {
             let url = (try? resolvedURL(URLString, configuration: configuration)) ?? configuration.baseURL
-            client.perform(unbuildable: error, request: url.map { HTTPRequest(url: $0, method: method) }, plan: plan,
+            let known = url.map { url in
+                var request = HTTPRequest(url: url, method: method)
+                applyScopedTags(to: &request)
+                return request
+            }
+            client.perform(unbuildable: error, request: known, plan: plan,
                            options: CallOptions(queue: queue, origin: "AFStyle")) { delivery in
                 if let error = delivery.error { failure?(nil, error) }
             }
             return nil
         }
         request.tls = configuration.tls
+        applyScopedTags(to: &request)
         if configuration.proxy.kind != .environment { request.proxy = configuration.proxy }
         if let socket = configuration.unixSocketPath { request.unixSocketPath = socket }
         if let credentials = configuration.authentication { request.authentication = credentials }

@@ -43,7 +43,8 @@ extension Request {
     func prepare(queue overridingQueue: DispatchQueue? = nil) -> PreparedCall {
         let configuration = effectiveConfiguration
         let decoding = self.decoding ?? configuration.decoding
-        let envelope = self.envelope ?? configuration.envelope
+        var envelope = self.envelope ?? configuration.envelope
+        if let keyPath { envelope = (envelope ?? Envelope(checks: [])).payload(at: keyPath) }
         let validation = ResponseValidation(
             status: (self.validation ?? configuration.validation).acceptance,
             envelope: envelope,
@@ -90,6 +91,7 @@ extension Request {
         if let socket = unixSocketPath ?? configuration.unixSocket { request.unixSocketPath = socket }
         if let credentials = authentication ?? configuration.authentication { request.authentication = credentials }
         if let error = request.callerValueError { throw error }
+        annotate(&request)
         let encoder = self.encoder ?? configuration.encoder
         if let queryParameters {
             try ParameterEncoding.query.encode(try Request.dictionary(queryParameters, encoder: encoder), into: &request)
@@ -206,6 +208,15 @@ extension Request {
         var base = configuration.baseURL
         if case .target(_, let targetBase) = location { base = targetBase }
         guard let url = (try? resolveURL(baseURL: configuration.baseURL)) ?? base else { return nil }
-        return HTTPRequest(url: url, method: method ?? .get)
+        var request = HTTPRequest(url: url, method: method ?? .get)
+        annotate(&request)
+        return request
+    }
+
+    /// Gives a request this request's tags and target, for hooks and interceptors; also a
+    /// request that could not be built, so that hooks can still tell a silent call.
+    private func annotate(_ request: inout HTTPRequest) {
+        if !tags.isEmpty { request.tags = tags }
+        if let stubTarget { request.attachment = stubTarget }
     }
 }

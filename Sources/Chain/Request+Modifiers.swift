@@ -287,6 +287,35 @@ extension Request {
         return copy
     }
 
+    /// Decodes the payload at a dotted key path of the body — Moya's `map(_:atKeyPath:)`:
+    /// `.keyPath("data.list").response([Item].self)`. Without an envelope nothing else is
+    /// checked; with one (this request's or the configuration's) its codes are still checked
+    /// and `path` (from the body's top) replaces its payload path. A missing payload decodes
+    /// only into an optional; `""` means the whole body. Default: the envelope's payload path,
+    /// or the whole body.
+    public func keyPath(_ path: String) -> Request {
+        var copy = self
+        copy.keyPath = path
+        return copy
+    }
+
+    /// Adds a tag for hooks and interceptors (``HTTPCore/HTTPRequest/tags``), e.g.
+    /// `.tag("silent")` for a call a progress display skips. Never sent, not part of the
+    /// cache key; kept across redirects and retries. Default: none (a target's
+    /// ``TargetType/tags`` when made from one).
+    public func tag(_ tag: String) -> Request {
+        var copy = self
+        copy.tags.insert(tag)
+        return copy
+    }
+
+    /// Adds several tags (see ``tag(_:)``).
+    public func tags(_ tags: Set<String>) -> Request {
+        var copy = self
+        copy.tags.formUnion(tags)
+        return copy
+    }
+
     /// Decodes the body of a rejected response as `type` (with the request's decoder); the
     /// value becomes the error's ``NetworkError/underlyingError`` while the kind stays
     /// ``NetworkError/Kind/unacceptableStatus(_:)``. A body that does not decode gives a

@@ -8,6 +8,7 @@ extension Request {
         var request = Request(location: .target(path: target.path, baseURL: target.baseURL)).method(target.method).validate(target.validationType.statusValidation)
         if let headers = target.headers { request = request.headers(HTTPHeaders(headers)) }
         request.stubTarget = StubTarget(target: target)
+        request.tags.formUnion(target.tags)
         request.sample = Sample(data: target.sampleData, statusCode: target.sampleStatusCode,
                                 headers: ["Content-Type": "application/json"])
         switch target.task {
@@ -34,10 +35,28 @@ extension Request {
     }
 }
 
-/// A request's target, kept for the configuration's ``ChainConfiguration/stubClosure``.
+extension HTTPRequest {
+    /// The `TargetType` this request was made from with ``Request/target(_:)``, as `type`, or
+    /// `nil` (another type, or not made from a target) — what a Moya plugin gets as its
+    /// `target`, for hooks and interceptors that tell endpoints apart:
+    ///
+    /// ```swift
+    /// func willSend(_ context: HookContext) {
+    ///     guard context.request.target(as: UserAPI.self) != .ping else { return }
+    ///     …
+    /// }
+    /// ```
+    public func target<Target: TargetType>(as type: Target.Type) -> Target? {
+        (attachment as? StubTarget)?.target as? Target
+    }
+}
+
+/// A request's target, kept for the configuration's ``ChainConfiguration/stubClosure`` and
+/// for hooks (``HTTPCore/HTTPRequest/target(as:)``).
 // @unchecked: `TargetType` is not `Sendable` (Moya's is not), so that existing targets port
-// unchanged; the target is only read, by the stub closure, once, when the request starts —
-// the same use Moya's provider makes of it. Targets are values (enums) in that model.
+// unchanged; the target is only read — by the stub closure when the request starts, and by
+// hooks and interceptors — the same use Moya's provider and plugins make of it. Targets are
+// values (enums) in that model, never changed after they are made.
 struct StubTarget: @unchecked Sendable {
     let target: any TargetType
 }

@@ -102,6 +102,10 @@ public struct Request: Sendable {
     /// The target a request was made from: what the configuration's
     /// ``ChainConfiguration/stubClosure`` is asked about.
     var stubTarget: StubTarget?
+    /// Tags for hooks and interceptors (``tag(_:)``), a target's included.
+    var tags: Set<String> = []
+    /// The payload's key path (``keyPath(_:)``), replacing the envelope's.
+    var keyPath: String?
     var pinnedConfiguration: ChainConfiguration?
 
     init(location: Location) {

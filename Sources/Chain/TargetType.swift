@@ -55,6 +55,11 @@ public protocol TargetType {
     var sampleStatusCode: Int { get }
     /// Which statuses are accepted. Default ``ValidationType/successCodes``.
     var validationType: ValidationType { get }
+    /// Tags for hooks and interceptors (``HTTPCore/HTTPRequest/tags``), e.g. `["silent"]` for
+    /// calls a progress display skips; added to those given with ``Request/tag(_:)``.
+    /// Default: none. Hooks also get the target itself with
+    /// ``HTTPCore/HTTPRequest/target(as:)``.
+    var tags: Set<String> { get }
 }
 
 extension TargetType {
@@ -70,4 +75,6 @@ extension TargetType {
     public var sampleStatusCode: Int { 200 }
     /// ``ValidationType/successCodes``.
     public var validationType: ValidationType { .successCodes }
+    /// None.
+    public var tags: Set<String> { [] }
 }

@@ -33,6 +33,8 @@ public struct HTTPRequest: Sendable, Hashable {
         /// Where the body of an accepted response goes as it arrives, instead of into
         /// ``HTTPResponse/body``; `nil` (the default) collects it.
         var responseStream: ResponseStream?
+        /// The caller's tags and attachment (``HTTPRequest/tags``); `nil` (the default) for none.
+        var annotations: Annotations?
 
         /// The method and URL only; equality still compares everything (see ``HTTPRequest/hash(into:)``).
         package func hash(into hasher: inout Hasher) {
@@ -203,6 +205,11 @@ public struct HTTPRequest: Sendable, Hashable {
     package var responseStream: ResponseStream? {
         get { storage.fields.responseStream }
         set { storageForWriting.fields.responseStream = newValue }
+    }
+
+    /// Replaces the caller's annotations (see `HTTPRequest+Tags.swift`).
+    mutating func setAnnotations(_ annotations: Annotations?) {
+        storageForWriting.fields.annotations = annotations
     }
 
     /// Makes a request. Every argument but the URL has the default stated on its property.

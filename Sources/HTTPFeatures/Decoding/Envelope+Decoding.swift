@@ -1,28 +1,27 @@
+import FastJSON
 import Foundation
 import HTTPCore
 
 extension Envelope {
-    /// The business code and message of a body, each in canonical string form (a missing
-    /// message is `""`). Reads only the two key paths; the payload is not decoded.
+    /// The business code and message of the first check (``checks``), each in canonical
+    /// string form (a missing message is `""`). Reads only those two key paths; the payload is
+    /// not decoded.
     ///
     /// - Parameters:
     ///   - response: the response whose body is read.
     ///   - decoding: the decoder to parse with (its key strategy applies to the paths).
     ///     Default `.fast()`, which reads the paths from FastJSON's `JSONValue` without
     ///     `Decodable` when the keys need no conversion.
-    /// - Throws: ``NetworkError/Kind/decodingFailed`` when the body is not JSON or has no code
-    ///   at ``codePath`` (the error's `codingPath` names it).
+    /// - Throws: ``NetworkError/Kind/decodingFailed`` when the body is not JSON, the envelope
+    ///   has no check, or there is no code at ``codePath`` (the error's `codingPath` names it).
     public func header(of response: HTTPResponse,
                        decoding: JSONDecoding = .fast()) throws(NetworkError) -> (code: String, message: String) {
-        do {
-            let header = try decoding.envelopeHeader(of: response.body, codePath: KeyPathContext.components(codePath),
-                                                     messagePath: KeyPathContext.components(messagePath))
-            return (header.code, header.message)
-        } catch {
-            var failure = NetworkError.decoding(error, type: Envelope.self, response: response)
-            failure.message = "the response is not a \(codePath) envelope: " + failure.message
-            throw failure
+        guard let first = checks.first else {
+            throw NetworkError(.decodingFailed, "the envelope has no code check", response: response)
         }
+        let header = try Envelope.header(of: first, in: response, scanned: decoding.scannedRoot(of: response.body),
+                                         decoding: decoding)
+        return (header.code, header.message)
     }
 
     /// ``header(of:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
@@ -30,21 +29,43 @@ extension Envelope {
         try header(of: response, decoding: .foundation(decoder))
     }
 
-    /// Checks the business code: returns when it is one of ``successCodes``.
+    /// Runs the code checks in order: returns when each code is one of its check's success
+    /// codes. An envelope without checks (``keyPath(_:)``) accepts every body, JSON or not;
+    /// its payload is read when decoding.
     ///
     /// - Parameters:
     ///   - response: the response whose body is read.
     ///   - decoding: the decoder to parse with. Default `.fast()`.
-    /// - Throws: ``NetworkError/Kind/business(code:message:)`` with the server's code and
-    ///   message (and the response) for any other code; ``NetworkError/Kind/decodingFailed``
-    ///   when there is no code to check (see ``header(of:decoding:)``).
+    /// - Throws: ``NetworkError/Kind/business(code:message:)`` with the first failing check's
+    ///   code and message (and the response; the error's `codingPath` is that check's
+    ///   ``CodeCheck/codePath``); ``NetworkError/Kind/decodingFailed`` when a check finds no
+    ///   code (see ``header(of:decoding:)``). Later checks are not read once one fails.
     public func check(_ response: HTTPResponse, decoding: JSONDecoding = .fast()) throws(NetworkError) {
-        let (code, message) = try header(of: response, decoding: decoding)
-        guard successCodes.contains(code) else {
-            throw NetworkError(.business(code: code, message: message),
-                               message.isEmpty ? "the server reported business error \(code)"
-                                               : "\(message) (business code \(code))",
-                               response: response)
+        guard !checks.isEmpty else { return }
+        let scanned = decoding.scannedRoot(of: response.body)
+        for check in checks {
+            let header = try Envelope.header(of: check, in: response, scanned: scanned, decoding: decoding)
+            guard check.successCodes.contains(header.code) else {
+                let place = checks.count > 1 ? " at \(check.codePath)" : ""
+                throw NetworkError(.business(code: header.code, message: header.message),
+                                   header.message.isEmpty ? "the server reported business error \(header.code)\(place)"
+                                                          : "\(header.message) (business code \(header.code)\(place))",
+                                   response: response, codingPath: check.codePath)
+            }
+        }
+    }
+
+    /// One check's code and message, as a ``NetworkError`` when the body has none.
+    private static func header(of check: CodeCheck, in response: HTTPResponse, scanned: JSONValue?,
+                               decoding: JSONDecoding) throws(NetworkError) -> EnvelopeHeader {
+        do {
+            return try decoding.envelopeHeader(of: response.body, scanned: scanned,
+                                               codePath: KeyPathContext.components(check.codePath),
+                                               messagePath: KeyPathContext.components(check.messagePath))
+        } catch {
+            var failure = NetworkError.decoding(error, type: Envelope.self, response: response)
+            failure.message = "the response is not a \(check.codePath) envelope: " + failure.message
+            throw failure
         }
     }
 

@@ -9,8 +9,11 @@ extension JSONDecoding {
     /// machinery — whenever that gives exactly what decoding ``EnvelopeHeader`` would. Anything
     /// else (converted keys, a missing or odd code, input that is not plain UTF-8 JSON) takes
     /// the decoder, so values and errors stay those of ``EnvelopeHeader`` with either backend.
-    func envelopeHeader(of data: Data, codePath: [String], messagePath: [String]) throws -> EnvelopeHeader {
-        if case .fast(let decoder) = self, let header = Self.scannedHeader(of: data, decoder, codePath, messagePath) {
+    ///
+    /// - Parameter scanned: the body already parsed by ``scannedRoot(of:)`` (`nil` when it
+    ///   could not be, or with `.foundation`), so that several checks parse the body once.
+    func envelopeHeader(of data: Data, scanned: JSONValue?, codePath: [String], messagePath: [String]) throws -> EnvelopeHeader {
+        if let scanned, let header = Self.scannedHeader(in: scanned, codePath, messagePath) {
             return header
         }
         return try KeyPathContext.$codePath.withValue(codePath) {
@@ -20,14 +23,18 @@ extension JSONDecoding {
         }
     }
 
-    /// The header read from a `JSONValue`, or `nil` when only the decoder can answer exactly.
-    private static func scannedHeader(of data: Data, _ decoder: FastJSONDecoder, _ codePath: [String],
-                                      _ messagePath: [String]) -> EnvelopeHeader? {
+    /// The body as a `JSONValue` when reading code paths from it gives exactly what the
+    /// decoder would, else `nil`.
+    func scannedRoot(of data: Data) -> JSONValue? {
         // Converted keys and strings standing for infinity/NaN change what the decoder reads.
-        guard fastDecoderMatchesKeysAsWritten(decoder), case .throw = decoder.nonConformingFloatDecodingStrategy,
-              !codePath.isEmpty, startsAsPlainUTF8(data),
-              let root = try? JSONValue(parsing: data, maximumDepth: decoder.maximumDepth),
-              let code = member(of: root, at: codePath).flatMap(canonicalScalar) else { return nil }
+        guard case .fast(let decoder) = self, Self.fastDecoderMatchesKeysAsWritten(decoder),
+              case .throw = decoder.nonConformingFloatDecodingStrategy, Self.startsAsPlainUTF8(data) else { return nil }
+        return try? JSONValue(parsing: data, maximumDepth: decoder.maximumDepth)
+    }
+
+    /// The header read from a parsed body, or `nil` when only the decoder can answer exactly.
+    private static func scannedHeader(in root: JSONValue, _ codePath: [String], _ messagePath: [String]) -> EnvelopeHeader? {
+        guard !codePath.isEmpty, let code = member(of: root, at: codePath).flatMap(canonicalScalar) else { return nil }
         // As in `EnvelopeHeader`: a missing or odd message is "" and never hides the code.
         let message = messagePath.isEmpty ? "" : member(of: root, at: messagePath).flatMap(canonicalScalar) ?? ""
         return EnvelopeHeader(code: code, message: message)
