@@ -19,6 +19,7 @@ extension HTTPSessionManager {
     /// - Parameters:
     ///   - tags: the tags to add.
     ///   - body: makes the calls; its result is returned.
+    @discardableResult
     public func withTags<Result>(_ tags: Set<String>, _ body: () throws -> Result) rethrows -> Result {
         var scoped = Self.scopedTags
         scoped[ObjectIdentifier(self), default: []].formUnion(tags)

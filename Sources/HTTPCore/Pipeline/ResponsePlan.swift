@@ -12,11 +12,31 @@ public struct ResponsePlan<Value>: Sendable {
     /// Makes the value from a validated response; throws ``NetworkError/Kind/decodingFailed``.
     public var decode: @Sendable (HTTPResponse) throws(NetworkError) -> Value
 
-    /// Makes a plan.
+    /// Makes a plan from steps that throw ``NetworkError`` only.
     public init(validate: @escaping @Sendable (HTTPResponse) throws(NetworkError) -> Void,
                 decode: @escaping @Sendable (HTTPResponse) throws(NetworkError) -> Value) {
         self.validate = validate
         self.decode = decode
+    }
+
+    /// Makes a plan from steps that may throw any error — plain closures, no
+    /// `throws(NetworkError)` annotation needed. A ``NetworkError`` passes through as it is;
+    /// another error thrown by `validate` becomes ``NetworkError/Kind/invalidResponse``, one
+    /// thrown by `decode` ``NetworkError/Kind/decodingFailed``, each with the response and the
+    /// original error as ``NetworkError/underlyingError``.
+    @_disfavoredOverload
+    public init(validate: @escaping @Sendable (HTTPResponse) throws -> Void,
+                decode: @escaping @Sendable (HTTPResponse) throws -> Value) {
+        self.validate = { response throws(NetworkError) in
+            do { try validate(response) } catch {
+                throw NetworkError.wrapping(error, as: .invalidResponse, "the response was rejected", response: response)
+            }
+        }
+        self.decode = { response throws(NetworkError) in
+            do { return try decode(response) } catch {
+                throw NetworkError.wrapping(error, as: .decodingFailed, "could not make \(Value.self)", response: response)
+            }
+        }
     }
 }
 

@@ -6,8 +6,13 @@ extension HTTPRequest {
     /// not part of the exchange, so such requests send the same bytes, share one transfer when
     /// coalesced and share a cache entry.
     package struct Annotations: Sendable, Hashable {
-        var tags: Set<String> = []
-        var attachment: (any Sendable)?
+        struct Content: Sendable {
+            var tags: Set<String> = []
+            var attachment: (any Sendable)?
+        }
+
+        /// `nil` (the default) for none, so a plain request carries nothing to copy.
+        var content: Content?
 
         package static func == (lhs: Annotations, rhs: Annotations) -> Bool { true }
         package func hash(into hasher: inout Hasher) {}
@@ -22,7 +27,7 @@ extension HTTPRequest {
     /// differ only in their tags are equal, coalesce and share a cache entry. Redirect hops
     /// and retries keep them.
     public var tags: Set<String> {
-        get { fields.annotations?.tags ?? [] }
+        get { fields.annotations.content?.tags ?? [] }
         set { changeAnnotations { $0.tags = newValue } }
     }
 
@@ -30,13 +35,13 @@ extension HTTPRequest {
     /// `TargetType`, read with `target(as:)`); like ``tags``, never sent and not part of the
     /// request's identity. Default `nil`.
     package var attachment: (any Sendable)? {
-        get { fields.annotations?.attachment }
+        get { fields.annotations.content?.attachment }
         set { changeAnnotations { $0.attachment = newValue } }
     }
 
-    private mutating func changeAnnotations(_ change: (inout Annotations) -> Void) {
-        var annotations = fields.annotations ?? Annotations()
-        change(&annotations)
-        setAnnotations(annotations.tags.isEmpty && annotations.attachment == nil ? nil : annotations)
+    private mutating func changeAnnotations(_ change: (inout Annotations.Content) -> Void) {
+        var content = fields.annotations.content ?? Annotations.Content()
+        change(&content)
+        setAnnotations(Annotations(content: content.tags.isEmpty && content.attachment == nil ? nil : content))
     }
 }

@@ -33,8 +33,8 @@ public struct HTTPRequest: Sendable, Hashable {
         /// Where the body of an accepted response goes as it arrives, instead of into
         /// ``HTTPResponse/body``; `nil` (the default) collects it.
         var responseStream: ResponseStream?
-        /// The caller's tags and attachment (``HTTPRequest/tags``); `nil` (the default) for none.
-        var annotations: Annotations?
+        /// The caller's tags and attachment (``HTTPRequest/tags``), which equality ignores.
+        var annotations = Annotations()
 
         /// The method and URL only; equality still compares everything (see ``HTTPRequest/hash(into:)``).
         package func hash(into hasher: inout Hasher) {
@@ -208,7 +208,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// Replaces the caller's annotations (see `HTTPRequest+Tags.swift`).
-    mutating func setAnnotations(_ annotations: Annotations?) {
+    mutating func setAnnotations(_ annotations: Annotations) {
         storageForWriting.fields.annotations = annotations
     }
 

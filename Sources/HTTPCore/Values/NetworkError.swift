@@ -35,7 +35,9 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible, CustomDebu
         case connectionLost
         /// The body was shorter than its `Content-Length`: the data is incomplete.
         case truncatedResponse
-        /// The server's reply is not valid HTTP (garbage status line, bad chunked encoding).
+        /// The server's reply is not valid HTTP (garbage status line, bad chunked encoding), or
+        /// a validation step of the caller's rejected it with an error of its own (then
+        /// ``NetworkError/underlyingError``).
         case invalidResponse
         /// The status code was not acceptable to the request's validation.
         case unacceptableStatus(Int)
@@ -182,5 +184,16 @@ extension NetworkError: Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(message)
+    }
+}
+
+extension NetworkError {
+    /// `error` itself when it is a `NetworkError`; otherwise a `kind` error whose message is
+    /// `context` and the error's description, with the response and the error as
+    /// ``underlyingError`` — how a caller's plain throwing closure reports through the pipeline.
+    package static func wrapping(_ error: any Error, as kind: Kind, _ context: String,
+                                 response: HTTPResponse?) -> NetworkError {
+        if let error = error as? NetworkError { return error }
+        return NetworkError(kind, "\(context): \(error)", response: response, underlyingError: error)
     }
 }

@@ -12,9 +12,28 @@ public struct ResponseSerializer<Value>: Sendable {
     /// Makes the value from a response and the envelope in effect (or `nil`).
     public let serialize: @Sendable (HTTPResponse, Envelope?) throws(NetworkError) -> Value
 
-    /// Makes a serializer from a closure.
+    /// Makes a serializer from a closure that throws ``NetworkError`` only.
     public init(_ serialize: @escaping @Sendable (HTTPResponse, Envelope?) throws(NetworkError) -> Value) {
         self.serialize = serialize
+    }
+
+    /// Makes a serializer from a closure that may throw any error — a plain closure, no
+    /// `throws(NetworkError)` annotation needed:
+    ///
+    /// ```swift
+    /// ResponseSerializer { response, _ in try MyFormat.parse(response.body) }
+    /// ```
+    ///
+    /// A ``NetworkError`` passes through as it is; any other error becomes
+    /// ``NetworkError/Kind/decodingFailed`` with the response, the original error as
+    /// ``NetworkError/underlyingError`` and, for a `DecodingError`, its coding path.
+    @_disfavoredOverload
+    public init(_ serialize: @escaping @Sendable (HTTPResponse, Envelope?) throws -> Value) {
+        self.serialize = { response, envelope throws(NetworkError) in
+            do { return try serialize(response, envelope) } catch {
+                throw NetworkError.decoding(error, type: Value.self, response: response)
+            }
+        }
     }
 }
 

@@ -17,8 +17,10 @@ public struct ResponseValidation: Sendable {
         set { status = .custom(newValue) }
     }
     /// A check of the response after its status and before the envelope (AFStyle's acceptable
-    /// content types); it throws the error to deliver. Default `nil`: none.
-    public var contentCheck: (@Sendable (HTTPResponse) throws(NetworkError) -> Void)?
+    /// content types); it throws the error to deliver: a ``NetworkError`` as it is, any other
+    /// error as ``NetworkError/Kind/invalidResponse`` with it as the underlying error (so a
+    /// plain closure will do). Default `nil`: none.
+    public var contentCheck: (@Sendable (HTTPResponse) throws -> Void)?
     /// The envelope whose code is checked after the status. Default `nil`.
     public var envelope: Envelope?
     /// Turns a rejected response's body into a typed error. Default `nil`.
@@ -97,7 +99,11 @@ public struct ResponseValidation: Sendable {
     ///   ``NetworkError/Kind/decodingFailed`` from the envelope check.
     public func validate(_ response: HTTPResponse) throws(NetworkError) {
         try validateStatus(response)
-        try contentCheck?(response)
+        if let contentCheck {
+            do { try contentCheck(response) } catch {
+                throw NetworkError.wrapping(error, as: .invalidResponse, "the response was rejected", response: response)
+            }
+        }
         try envelope?.check(response, decoding: decoding)
     }
 
