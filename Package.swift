@@ -81,6 +81,7 @@ let package = Package(
         .executableTarget(name: "session", dependencies: ["SampleScenarios"], path: "Samples/Session", swiftSettings: strict),
         .executableTarget(name: "streaming", dependencies: ["SampleScenarios"], path: "Samples/Streaming",
                           swiftSettings: strict),
+        .executableTarget(name: "porting", dependencies: ["SampleScenarios"], path: "Samples/Porting", swiftSettings: strict),
 
         // Helpers shared by the test targets (not a test target itself, not a product).
         .target(name: "TestSupport", dependencies: ["HTTPCore", "SampleServer"], path: "Tests/TestSupport",

@@ -62,7 +62,12 @@ public struct Scenario: Sendable {
         title: "server-sent events printed as they arrive, a feed that reconnects, NDJSON, a streamed upload"
     ) { try await StreamingSample.run(baseURL: $0, output: $1) }
 
+    public static let porting = Scenario(
+        name: "porting",
+        title: "iOS code ported as written: a Moya target with tags, two envelope codes, a key path"
+    ) { try await PortingSample.run(baseURL: $0, output: $1) }
+
     /// Every sample, in the order `make demo` runs them.
     public static let all: [Scenario] = [.loginAndUsers, .envelope, .offlineCache, .rankList, .afStyle, .unixSocket, .session,
-                                         .streaming]
+                                         .streaming, .porting]
 }

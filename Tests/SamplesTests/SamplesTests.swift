@@ -93,6 +93,15 @@ final class Transcript: Sendable {
         #expect(transcript.hasLine("HTTP 200", "33554432 bytes on disk"))
     }
 
+    @Test func porting() async throws {
+        let transcript = try await run(.porting)
+        #expect(transcript.hasLine("[spinner] loading rankList"))
+        #expect(!transcript.hasLine("loading ping"))
+        #expect(transcript.hasLine("the indicator announced 1 of 2 calls"))
+        #expect(transcript.hasLine("business(code: \"0\", message: \"参数错误\") at data.stateCode"))
+        #expect(transcript.hasLine("data → wiki (101)"))
+    }
+
     @Test func afStyle() async throws {
         let transcript = try await run(.afStyle)
         #expect(transcript.hasLine("POST account/login → logged in as wiki"))
@@ -159,6 +168,6 @@ final class Transcript: Sendable {
 
     @Test func everySampleHasACommand() {
         #expect(Scenario.all.map(\.name) == ["login-and-users", "envelope", "offline-cache", "rank-list", "afstyle-demo",
-                                                "unix-socket", "session", "streaming"])
+                                                "unix-socket", "session", "streaming", "porting"])
     }
 }
