@@ -28,7 +28,7 @@ extension DiskCache {
 
     /// A store for one user (or any other partition) in the subdirectory
     /// `namespaces/<name>` of this store's directory, with the same limits (applied per
-    /// namespace), clock and the reporter this store has at the time. Asking twice for a name returns the same store;
+    /// namespace, the memory budget included), clock and the reporter this store has at the time. Asking twice for a name returns the same store;
     /// removing all of a namespace's entries is how to forget a user.
     /// Names of letters, digits, `.`, `_` and `-` (up to 64, not starting with `.`) are used
     /// as they are; others are hashed.
@@ -39,7 +39,8 @@ extension DiskCache {
                                       .appendingPathComponent("namespaces", isDirectory: true)
                                       .appendingPathComponent(DiskCache.namespaceDirectoryName(name), isDirectory: true),
                                   maximumSize: maximumSize, lowWatermark: lowWatermark,
-                                  maximumEntrySize: maximumEntrySize, clock: clock, reporter: state.reporter)
+                                  maximumEntrySize: maximumEntrySize, memoryBudget: memoryBudget, clock: clock,
+                                  reporter: state.reporter)
             state.namespaces[name] = store
             return store
         }

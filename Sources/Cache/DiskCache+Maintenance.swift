@@ -64,6 +64,7 @@ extension DiskCache {
         state.lock = nil
         state.index = [:]
         state.totalSize = 0
+        state.memory.removeAll()
         // Every operation retries the open; only a new kind of failure is worth reporting.
         if state.lastOpenFailure != message {
             state.lastOpenFailure = message
@@ -87,6 +88,7 @@ extension DiskCache {
         let writable = state.access == .writable
         state.index = [:]
         state.totalSize = 0
+        state.memory.removeAll()
         var leftovers = 0
         var bodies: [String] = []
         for name in names {
@@ -102,7 +104,7 @@ extension DiskCache {
                     events.append(.diskError(operation: "read", path: error.path, message: error.description))
                 case .corrupt(let reason):
                     discard(hash, bodyFile: nil, reason: reason, state: &state, events: &events)
-                case .found(let metadata, let size):
+                case .found(let metadata, let size, _):
                     guard let bodyPath = path(metadata.bodyFile), let body = FileSystem.regularFileInfo(bodyPath),
                           body.size == metadata.bodyLength else {
                         discard(hash, bodyFile: metadata.bodyFile, reason: "body file is missing or has the wrong size",
@@ -151,7 +153,7 @@ extension DiskCache {
     func removeRecord(_ hash: String, state: inout State) -> Bool {
         guard let metadataPath = path(hash + DiskCache.metadataSuffix) else { return false }
         var bodyFile = state.index[hash]?.bodyFile
-        if bodyFile == nil, case .found(let metadata, _) = readMetadata(hash: hash) { bodyFile = metadata.bodyFile }
+        if bodyFile == nil, case .found(let metadata, _, _) = readMetadata(hash: hash) { bodyFile = metadata.bodyFile }
         let existed = FileManager.default.fileExists(atPath: metadataPath)
         FileSystem.remove(metadataPath)
         if let bodyFile, let bodyPath = path(bodyFile) { FileSystem.remove(bodyPath) }
@@ -215,6 +217,7 @@ extension DiskCache {
             state.access = .notOpened
             state.index = [:]
             state.totalSize = 0
+            state.memory.removeAll()
         }
     }
 }

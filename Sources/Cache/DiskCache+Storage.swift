@@ -12,7 +12,7 @@ import Darwin
 extension DiskCache {
     /// The outcome of reading one metadata file.
     enum MetadataRead {
-        case found(CacheMetadata, size: Int64)
+        case found(CacheMetadata, size: Int64, file: FileIdentity)
         case missing
         case corrupt(String)
         case failed(FileSystemError)
@@ -34,17 +34,22 @@ extension DiskCache {
     /// Reads and verifies the entry under `key`; `nil` on any kind of miss.
     func readEntry(for key: CacheKey) -> CacheEntry? {
         perform(write: false) { state, events in
-            loadEntry(key, state: &state, events: &events)?.entry
+            loadEntry(key, state: &state, events: &events)
         }
     }
 
-    func loadEntry(_ key: CacheKey, state: inout State, events: inout [CacheEvent]) -> (entry: CacheEntry, metadata: CacheMetadata)? {
+    func loadEntry(_ key: CacheKey, state: inout State, events: inout [CacheEvent]) -> CacheEntry? {
         guard state.access == .writable || state.access == .readOnly else { return nil }
         let hash = key.fileName
+        if let held = state.memory.use(hash) {
+            if let entry = serveHeld(held, hash: hash, key: key, state: &state) { return entry }
+            state.memory.remove(hash)
+        }
         // A read-only reader can race the writing process: it may read metadata whose body
         // that process replaces a moment later. One more look at the metadata settles it.
         for attempt in 0..<2 {
             let metadata: CacheMetadata
+            let metadataFile: FileIdentity
             switch readMetadata(hash: hash) {
             case .missing:
                 if state.access == .writable { forget(hash, state: &state) }
@@ -55,15 +60,17 @@ extension DiskCache {
             case .corrupt(let reason):
                 discard(hash, bodyFile: nil, reason: reason, state: &state, events: &events)
                 return nil
-            case .found(let found, _):
+            case .found(let found, _, let file):
                 metadata = found
+                metadataFile = file
             }
             // Another key with the same hash: not this entry, and nothing is wrong with it.
             guard metadata.key == key.rawValue else { return nil }
             guard let bodyPath = path(metadata.bodyFile) else { return nil }
             let body: Data
+            let bodyFile: FileIdentity
             do {
-                body = try FileSystem.readFile(bodyPath, maximumSize: metadata.bodyLength)
+                (body, bodyFile) = try FileSystem.readFile(bodyPath, maximumSize: metadata.bodyLength)
             } catch {
                 switch error {
                 case .missing:
@@ -89,17 +96,46 @@ extension DiskCache {
                 discard(hash, bodyFile: metadata.bodyFile, reason: "metadata URL is invalid", state: &state, events: &events)
                 return nil
             }
-            if state.access == .writable { touch(hash, state: &state) }
-            return (entry, metadata)
+            var heldMetadataFile: FileIdentity? = metadataFile
+            if state.access == .writable {
+                touch(hash, state: &state)
+                // This store is the only writer: what is at the path now is what it just touched.
+                heldMetadataFile = path(hash + DiskCache.metadataSuffix).flatMap(FileIdentity.of)
+            }
+            if let heldMetadataFile {
+                state.memory.hold(hash, entry: entry, bodyFileName: metadata.bodyFile, metadataFile: heldMetadataFile,
+                                  bodyFile: bodyFile, touchedAt: clock())
+            }
+            return entry
         }
         return nil
+    }
+
+    /// The entry the memory tier holds for `hash`, if both its files are still the ones it was
+    /// read from; `nil` sends the read to the disk.
+    private func serveHeld(_ held: MemoryTier.Held, hash: String, key: CacheKey, state: inout State) -> CacheEntry? {
+        // Another key with the same hash: the disk read reports it as a miss.
+        guard held.entry.key.rawValue == key.rawValue,
+              let metadataPath = path(hash + DiskCache.metadataSuffix), let bodyPath = path(held.bodyFileName),
+              FileIdentity.of(metadataPath) == held.metadataFile, FileIdentity.of(bodyPath) == held.bodyFile else { return nil }
+        guard state.access == .writable else { return held.entry }
+        let now = clock()
+        state.index[hash]?.lastAccess = now
+        let sinceTouch = now.timeIntervalSince(held.touchedAt)
+        if sinceTouch >= DiskCache.accessTimeResolution || sinceTouch < 0 {
+            FileSystem.setModificationDate(metadataPath, now)
+            guard let touched = FileIdentity.of(metadataPath) else { return nil }
+            state.memory.touched(hash, at: now, identity: touched)
+        }
+        return held.entry
     }
 
     func readMetadata(hash: String) -> MetadataRead {
         guard let metadataPath = path(hash + DiskCache.metadataSuffix) else { return .missing }
         let data: Data
+        let file: FileIdentity
         do {
-            data = try FileSystem.readFile(metadataPath, maximumSize: CacheMetadata.maximumFileSize)
+            (data, file) = try FileSystem.readFile(metadataPath, maximumSize: CacheMetadata.maximumFileSize)
         } catch {
             switch error {
             case .missing: return .missing
@@ -114,7 +150,7 @@ extension DiskCache {
             if let problem = metadata.validationProblem(fileName: hash, maximumBodyLength: maximumSize) {
                 return .corrupt(problem)
             }
-            return .found(metadata, size: Int64(data.count))
+            return .found(metadata, size: Int64(data.count), file: file)
         }
     }
 
@@ -154,7 +190,7 @@ extension DiskCache {
     func refreshEntry(_ entry: CacheEntry) -> Bool {
         let reused = perform(write: true) { state, events -> Bool? in
             guard state.access == .writable else { return false }
-            guard case .found(let metadata, _) = readMetadata(hash: entry.key.fileName),
+            guard case .found(let metadata, _, _) = readMetadata(hash: entry.key.fileName),
                   metadata.key == entry.key.rawValue, metadata.bodyLength == Int64(entry.body.count),
                   metadata.bodySHA256 == SHA256.hexDigest(entry.body) else { return nil }
             return commitMetadata(entry, bodyFile: metadata.bodyFile, bodySHA256: metadata.bodySHA256,
@@ -194,6 +230,14 @@ extension DiskCache {
         if let previous, previous.bodyFile != bodyFile, let oldBody = path(previous.bodyFile) {
             FileSystem.remove(oldBody)
         }
+        // A write is the sign of an entry in use: hold it, with the identities of the files just
+        // renamed into place (this store holds the directory's lock, so nobody else writes).
+        if let metadataFile = FileIdentity.of(metadataPath), let bodyFile = path(bodyFile).flatMap(FileIdentity.of) {
+            state.memory.hold(hash, entry: entry, bodyFileName: record.bodyFile, metadataFile: metadataFile,
+                              bodyFile: bodyFile, touchedAt: now)
+        } else {
+            state.memory.remove(hash)
+        }
         evictIfNeeded(state: &state, events: &events)
         return true
     }
@@ -207,6 +251,7 @@ extension DiskCache {
             state.lock = nil
             state.index = [:]
             state.totalSize = 0
+            state.memory.removeAll()
         }
     }
 
@@ -234,5 +279,6 @@ extension DiskCache {
 
     func forget(_ hash: String, state: inout State) {
         if let record = state.index.removeValue(forKey: hash) { state.totalSize -= record.size }
+        state.memory.remove(hash)
     }
 }

@@ -21,6 +21,11 @@ import Synchronization
 /// a length field of 2^62 — is a miss: the entry is deleted and ``CacheEvent/corruptedEntry(file:reason:)``
 /// is reported. Sizes are checked against `fstat` and the limits before any allocation.
 ///
+/// **Memory.** Entries just read (verified) or written are held in memory up to
+/// ``memoryBudget`` bytes (least recently used go first). A held entry is served only while
+/// `lstat` shows both of its files with the identity they had then (device, inode, size,
+/// modification and change time); otherwise the read goes to the disk as above.
+///
 /// **Limits.** When the total size (metadata and bodies) exceeds ``maximumSize``, the least
 /// recently used entries (by read or write time, kept in each metadata file's modification
 /// time so the order survives restarts) are removed until the total is at most
@@ -44,6 +49,11 @@ public final class DiskCache: Sendable {
     public static let defaultLowWatermark = 0.8
     /// The default ``maximumEntrySize``: 10 MiB.
     public static let defaultMaximumEntrySize: Int64 = 10 * 1024 * 1024
+    /// The default ``memoryBudget``: 4 MiB.
+    public static let defaultMemoryBudget = 4 * 1024 * 1024
+    /// How often, at most, a hit served from memory writes the entry's access time to disk.
+    /// The in-process order is exact; the order a restart reads back is this coarse.
+    static let accessTimeResolution: TimeInterval = 1
 
     /// The directory, or `nil` when no default directory could be found (then the store
     /// is always empty).
@@ -57,6 +67,10 @@ public final class DiskCache: Sendable {
     public let lowWatermark: Double
     /// The largest body stored (never more than ``maximumSize``).
     public let maximumEntrySize: Int64
+    /// The bytes of recently read or written entries held in memory (0: none). A held entry is
+    /// served after two `lstat` calls show its files unchanged, instead of being read and
+    /// checksummed again; entries over an eighth of the budget are not held.
+    public let memoryBudget: Int
 
     /// Where all disk work runs.
     let queue: DispatchQueue
@@ -79,6 +93,7 @@ public final class DiskCache: Sendable {
         var reportedReadOnly = false
         var lastOpenFailure: String?
         var namespaces: [String: DiskCache] = [:]
+        var memory: MemoryTier
     }
 
     /// What the store knows about one committed entry without reading it.
@@ -100,40 +115,46 @@ public final class DiskCache: Sendable {
     ///   - maximumSize: default ``defaultMaximumSize`` (100 MiB).
     ///   - lowWatermark: default ``defaultLowWatermark`` (0.8); clamped to 0...1.
     ///   - maximumEntrySize: default ``defaultMaximumEntrySize`` (10 MiB).
+    ///   - memoryBudget: bytes of hot entries held in memory, default ``defaultMemoryBudget``
+    ///     (4 MiB); 0 reads every hit from disk.
     ///   - clock: the current time, default `Date()`; tests inject a fixed clock.
     ///   - reporter: told about damaged entries, disk errors, eviction; default: the global hooks
     ///     (``CacheEvent/reportToHooks``).
     public convenience init(directory: URL, maximumSize: Int64 = DiskCache.defaultMaximumSize,
                             lowWatermark: Double = DiskCache.defaultLowWatermark,
                             maximumEntrySize: Int64 = DiskCache.defaultMaximumEntrySize,
+                            memoryBudget: Int = DiskCache.defaultMemoryBudget,
                             clock: @escaping @Sendable () -> Date = { Date() },
                             reporter: @escaping @Sendable (CacheEvent) -> Void = CacheEvent.reportToHooks) {
         self.init(optionalDirectory: directory, maximumSize: maximumSize, lowWatermark: lowWatermark,
-                  maximumEntrySize: maximumEntrySize, clock: clock, reporter: reporter)
+                  maximumEntrySize: maximumEntrySize, memoryBudget: memoryBudget, clock: clock, reporter: reporter)
     }
 
     /// Makes a store in the default directory for `name` (see ``defaultDirectory(name:)``);
     /// when there is none, the store stays empty and reports why on first use.
-    /// Every other argument has the default of ``init(directory:maximumSize:lowWatermark:maximumEntrySize:clock:reporter:)``.
+    /// Every other argument has the default of ``init(directory:maximumSize:lowWatermark:maximumEntrySize:memoryBudget:clock:reporter:)``.
     public convenience init(defaultDirectoryNamed name: String, maximumSize: Int64 = DiskCache.defaultMaximumSize,
                             lowWatermark: Double = DiskCache.defaultLowWatermark,
                             maximumEntrySize: Int64 = DiskCache.defaultMaximumEntrySize,
+                            memoryBudget: Int = DiskCache.defaultMemoryBudget,
                             clock: @escaping @Sendable () -> Date = { Date() },
                             reporter: @escaping @Sendable (CacheEvent) -> Void = CacheEvent.reportToHooks) {
         self.init(optionalDirectory: DiskCache.defaultDirectory(name: name), maximumSize: maximumSize,
-                  lowWatermark: lowWatermark, maximumEntrySize: maximumEntrySize, clock: clock, reporter: reporter)
+                  lowWatermark: lowWatermark, maximumEntrySize: maximumEntrySize, memoryBudget: memoryBudget,
+                  clock: clock, reporter: reporter)
     }
 
-    init(optionalDirectory: URL?, maximumSize: Int64, lowWatermark: Double, maximumEntrySize: Int64,
+    init(optionalDirectory: URL?, maximumSize: Int64, lowWatermark: Double, maximumEntrySize: Int64, memoryBudget: Int,
          clock: @escaping @Sendable () -> Date, reporter: @escaping @Sendable (CacheEvent) -> Void) {
         self.directory = optionalDirectory?.standardizedFileURL
         self.directoryPrefix = directory.map { $0.path + "/" }
         self.maximumSize = max(0, maximumSize)
         self.lowWatermark = min(1, max(0, lowWatermark.isFinite ? lowWatermark : DiskCache.defaultLowWatermark))
         self.maximumEntrySize = max(0, min(maximumEntrySize, maximumSize))
+        self.memoryBudget = max(0, memoryBudget)
         self.clock = clock
         self.queue = DispatchQueue(label: "chain.cache.disk")
-        self.state = Mutex(State(reporter: reporter))
+        self.state = Mutex(State(reporter: reporter, memory: MemoryTier(budget: self.memoryBudget)))
     }
 
     /// Told about damaged entries, disk errors, read-only opening and eviction, on the

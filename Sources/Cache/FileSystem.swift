@@ -54,9 +54,11 @@ enum FileSystem {
         _ = chmod(path, directoryMode)
     }
 
-    /// Reads a whole regular file of at most `maximumSize` bytes. The size comes from
-    /// `fstat` on the open descriptor, so the allocation is bounded before it happens.
-    static func readFile(_ path: String, maximumSize: Int64) throws(ReadFailure) -> Data {
+    /// Reads a whole regular file of at most `maximumSize` bytes, with the identity of the file
+    /// read. The size comes from `fstat` on the open descriptor, so the allocation is bounded
+    /// before it happens, and the identity is that of the bytes returned even if the path is
+    /// replaced meanwhile.
+    static func readFile(_ path: String, maximumSize: Int64) throws(ReadFailure) -> (data: Data, identity: FileIdentity) {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw .missing }
@@ -88,7 +90,7 @@ enum FileSystem {
         // A file that shrank while being read (it cannot with rename-based writes, but a
         // foreign process could truncate it) comes back short; the caller's length check sees it.
         if offset < data.count { data.removeSubrange(offset..<data.count) }
-        return data
+        return (data, FileIdentity(status))
     }
 
     /// Creates a new file (it must not exist) with mode 0600 whatever the umask, writes

@@ -12,7 +12,7 @@ import HTTPCore
 public final class ResponseCache: Sendable {
     /// The process-wide cache: ``DiskCache/defaultDirectory(name:)`` for `"chain"`
     /// (`$XDG_CACHE_HOME/chain` or `~/.cache/chain`), 100 MiB, evicting down to 80%, at most
-    /// 10 MiB per entry. Opens the directory on first use. Another process using the same
+    /// 10 MiB per entry, 4 MiB of hot entries held in memory. Opens the directory on first use. Another process using the same
     /// directory at the same time makes this one read-only (see ``DiskCache``).
     public static let shared = ResponseCache(store: DiskCache(defaultDirectoryNamed: "chain"))
 
@@ -29,16 +29,20 @@ public final class ResponseCache: Sendable {
     ///   - maximumSize: default 100 MiB (``DiskCache/defaultMaximumSize``).
     ///   - lowWatermark: default 0.8: eviction goes down to 80% of `maximumSize`.
     ///   - maximumEntrySize: default 10 MiB; larger bodies are not stored.
+    ///   - memoryBudget: bytes of hot entries held in memory, default 4 MiB
+    ///     (``DiskCache/defaultMemoryBudget``); 0 reads every hit from disk.
     ///   - clock: the current time, default `Date()`; tests inject one.
     ///   - reporter: told about damaged entries and disk errors; default: the global hooks
     ///     (``CacheEvent/reportToHooks``).
     public convenience init(directory: URL, maximumSize: Int64 = DiskCache.defaultMaximumSize,
                             lowWatermark: Double = DiskCache.defaultLowWatermark,
                             maximumEntrySize: Int64 = DiskCache.defaultMaximumEntrySize,
+                            memoryBudget: Int = DiskCache.defaultMemoryBudget,
                             clock: @escaping @Sendable () -> Date = { Date() },
                             reporter: @escaping @Sendable (CacheEvent) -> Void = CacheEvent.reportToHooks) {
         self.init(store: DiskCache(directory: directory, maximumSize: maximumSize, lowWatermark: lowWatermark,
-                                   maximumEntrySize: maximumEntrySize, clock: clock, reporter: reporter))
+                                   maximumEntrySize: maximumEntrySize, memoryBudget: memoryBudget, clock: clock,
+                                   reporter: reporter))
     }
 
     /// Makes a cache over an existing store (sharing it with whoever else uses it).

@@ -148,7 +148,7 @@ struct DiskCacheTests {
             // Reported once, not on every operation.
             #expect(events.values.count == 1)
             // No default directory at all behaves the same.
-            let nowhere = DiskCache(optionalDirectory: nil, maximumSize: 1000, lowWatermark: 0.8, maximumEntrySize: 100,
+            let nowhere = DiskCache(optionalDirectory: nil, maximumSize: 1000, lowWatermark: 0.8, maximumEntrySize: 100, memoryBudget: 0,
                                     clock: clock.function, reporter: { _ in })
             #expect(!nowhere.writeEntry(entry))
             #expect(nowhere.readEntry(for: entry.key) == nil)
