@@ -7,11 +7,12 @@ import HTTPCore
 /// struct RankItem: Codable {
 ///     var title: String
 ///     @Lenient var argValue: Int        // 1, "2", 3.0 all decode
-///     @Lenient var rankingType: Int
 ///     @LenientOptional var badge: Int?  // missing or null → nil
+///     var rankingType: StringNumber     // "月票值" is text: Lenient<Int> would fail on it
 /// }
 /// ```
 ///
+/// A field that carries text as often as numbers is a ``StringNumber``, which keeps both.
 /// A missing key or `null` decodes to the type's ``LenientScalar/lenientDefault`` (`0`,
 /// `false`, `""`); use ``LenientOptional`` to tell "missing" from "zero". Encoding writes the
 /// natural form (`12`, `true`), which decodes again.
