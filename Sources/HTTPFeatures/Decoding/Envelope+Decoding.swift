@@ -149,9 +149,23 @@ extension Envelope {
     ///   - path: the dotted key path, or `nil`.
     ///   - response: the response whose body is read.
     ///   - decoding: the decoder to use. Default `.fast()`.
-    /// - Throws: ``NetworkError/Kind/decodingFailed`` with the coding path of the failure.
+    /// An ``EmptyResponse`` type (``Empty``) decodes from an empty body, and from any JSON body
+    /// whose content it ignores (see ``Empty``).
+    ///
+    /// - Throws: ``NetworkError/Kind/decodingFailed`` with the coding path of the failure; for an
+    ///   ``EmptyResponse`` type, only when a body with content is not JSON.
     public static func decode<T: Decodable>(_ type: T.Type = T.self, at path: String?, from response: HTTPResponse,
                                             decoding: JSONDecoding = .fast()) throws(NetworkError) -> T {
+        if let empty = T.self as? any EmptyResponse.Type, let value = empty.emptyValue() as? T {
+            if isBlank(response.body) { return value }
+            do {
+                _ = try decoding.jsonObject(with: response.body)
+            } catch {
+                throw NetworkError(.decodingFailed, "could not decode \(T.self): the body is not JSON", response: response,
+                                   underlyingError: error)
+            }
+            return value
+        }
         do {
             return try decoding.decode(T.self, from: response.body, atKeyPath: path)
         } catch {
@@ -163,5 +177,10 @@ extension Envelope {
     public static func decode<T: Decodable>(_ type: T.Type = T.self, at path: String?, from response: HTTPResponse,
                                             decoder: JSONDecoder) throws(NetworkError) -> T {
         try decode(type, at: path, from: response, decoding: .foundation(decoder))
+    }
+
+    /// Whether a body has no content: no bytes, or JSON whitespace only.
+    static func isBlank(_ body: Data) -> Bool {
+        body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 }
