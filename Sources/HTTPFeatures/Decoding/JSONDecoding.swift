@@ -3,7 +3,8 @@ import Foundation
 import HTTPCore
 
 /// Which decoder turns JSON bodies into values: FastJSON's `FastJSONDecoder` (the
-/// default everywhere) or Foundation's `JSONDecoder`.
+/// default everywhere) or Foundation's `JSONDecoder`, strictly or (``tolerant(_:)``, opt-in)
+/// tolerantly.
 ///
 /// Every typed path of both front ends goes through ``decode(_:from:atKeyPath:)``: models,
 /// envelope payloads, envelope codes, error bodies, and the ``Lenient`` fields inside them.
@@ -16,6 +17,7 @@ import HTTPCore
 /// .decoding(.fast())                       // the default
 /// .decoding(.foundation())                 // Foundation's JSONDecoder()
 /// .decoder(snakeCaseJSONDecoder)           // the same as .decoding(.foundation(snakeCaseJSONDecoder))
+/// .decoding(.tolerant())                   // tolerant models over FastJSON
 /// ```
 ///
 /// A `JSONDecoder` is a class: configure it before handing it over, since every call that
@@ -129,6 +131,7 @@ public enum JSONDecoding: Sendable {
         case .foundation(let decoder):
             return decoder
         case .tolerant:
+            // `base` never is `.tolerant`; the case only completes the switch.
             return JSONDecoder()
         case .fast(let fast):
             let decoder = JSONDecoder()
