@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "FastJSONTests", dependencies: ["TestSupport", "FastJSON"]),
         .testTarget(name: "CacheTests", dependencies: ["TestSupport", "Cache", "HTTPCore", "CurlTransport", "HTTPFeatures", "SampleServer"]),
         .testTarget(name: "ChainTests", dependencies: ["TestSupport", "Chain", "ChainTesting", "SampleServer"]),
-        .testTarget(name: "AFStyleTests", dependencies: ["TestSupport", "AFStyle", "SampleServer", "Digest"]),
+        .testTarget(name: "AFStyleTests", dependencies: ["TestSupport", "AFStyle", "SampleServer", "Digest", "ChainTesting"]),
         .testTarget(name: "SamplesTests", dependencies: ["SampleScenarios", "SampleServer"]),
         // The cassette of the README's XCTest example is read by path, not as a bundle resource.
         .testTarget(name: "ChainTestingTests", dependencies: ["TestSupport", "ChainTesting", "Chain", "AFStyle", "SampleScenarios", "SampleServer"],

@@ -1,20 +1,16 @@
 import HTTPCore
-
-/// A type a typed call decodes when the answer has no content worth reading: a `204`, a `205`,
-/// a `HEAD`, or any body whose content the caller ignores — the value a generic helper
-/// (`func mapModel<T: Decodable>`) is called with where Swift code would write `Void`, as
-/// Alamofire's `Empty`.
+/// The value of a response whose body means nothing: where Swift code would want `Void`
+/// in a generic `Decodable` position (`func mapModel<T: Decodable>`, `BaseData<Empty>`,
+/// `.response(Empty.self)`, `manager.GET(..., as: Empty.self, ...)`).
 ///
-/// ```swift
-/// Request.url(logoutURL).method(.post).response(Empty.self) { result in … }   // 204: .success(Empty.value)
-/// manager.DELETE("user/7", parameters: nil, as: Empty.self, headers: nil, success: { _, _ in … }, failure: …)
-/// ```
+/// Through ``Envelope/decode(_:at:from:decoding:)`` (every typed path of both front ends):
+/// - an empty body (a 204 or 205, a `HEAD` response, a 200 with no bytes or only white space)
+///   gives ``value``;
+/// - any other body must be JSON — so an HTML error page sent with a 200 is still a
+///   ``NetworkError/Kind/decodingFailed`` failure — and its content is ignored;
+/// - an envelope's missing or `null` payload gives ``value``.
 ///
-/// An empty body (no bytes, or only whitespace) decodes to ``value`` whatever the status. A
-/// body with content must still be JSON — a typed call says the answer is JSON, and an HTML error
-/// page is a failure — but its content is ignored, so `{}`, `{"ok":true}` and `null` all give
-/// ``value``. Under an envelope the code checks run as for every typed call; a missing or `null`
-/// payload gives ``value``.
+/// Decoding it inside a model accepts any value, `null` and a missing key. It encodes as `{}`.
 public struct Empty: Codable, Sendable, Hashable, EmptyResponse {
     /// The one value.
     public static let value = Empty()
@@ -22,22 +18,9 @@ public struct Empty: Codable, Sendable, Hashable, EmptyResponse {
     /// The one value (``value``).
     public init() {}
 
-    /// Accepts any JSON value and ignores it.
+    /// Accepts whatever the decoder holds, without reading it.
     public init(from decoder: any Decoder) throws {}
-
-    /// Encodes as `{}`.
-    public func encode(to encoder: any Encoder) throws {
-        _ = encoder.container(keyedBy: DynamicCodingKey.self)
-    }
 
     /// ``value``.
     public static func emptyValue() -> Empty { value }
-}
-
-/// A type that stands for "no content": what the shared decode step returns for an empty body
-/// instead of failing. ``Empty`` is the one the library ships; conform a type of your own (an
-/// app's `NoContent`) to get the same treatment.
-public protocol EmptyResponse {
-    /// The value an empty body decodes to.
-    static func emptyValue() -> Self
 }

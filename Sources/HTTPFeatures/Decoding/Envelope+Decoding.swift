@@ -149,38 +149,50 @@ extension Envelope {
     ///   - path: the dotted key path, or `nil`.
     ///   - response: the response whose body is read.
     ///   - decoding: the decoder to use. Default `.fast()`.
-    /// An ``EmptyResponse`` type (``Empty``) decodes from an empty body, and from any JSON body
-    /// whose content it ignores (see ``Empty``).
+    /// An ``EmptyResponse`` type (``Empty``) decodes to its ``EmptyResponse/emptyValue()`` from
+    /// an empty body (only white space counts as empty) and from any JSON body, whatever is at
+    /// `path`; a body that is not JSON still fails.
     ///
-    /// - Throws: ``NetworkError/Kind/decodingFailed`` with the coding path of the failure; for an
-    ///   ``EmptyResponse`` type, only when a body with content is not JSON.
+    /// - Throws: ``NetworkError/Kind/decodingFailed`` with the coding path of the failure; for
+    ///   an empty body and a type other than an ``EmptyResponse``, the message says so with the
+    ///   status ("the body is empty (HTTP 204)").
     public static func decode<T: Decodable>(_ type: T.Type = T.self, at path: String?, from response: HTTPResponse,
                                             decoding: JSONDecoding = .fast()) throws(NetworkError) -> T {
-        if let empty = T.self as? any EmptyResponse.Type, let value = empty.emptyValue() as? T {
-            if isBlank(response.body) { return value }
-            do {
-                _ = try decoding.jsonObject(with: response.body)
-            } catch {
-                throw NetworkError(.decodingFailed, "could not decode \(T.self): the body is not JSON", response: response,
-                                   underlyingError: error)
-            }
+        if let empty = T.self as? any EmptyResponse.Type, let value = try emptyValue(empty, from: response) as? T {
             return value
         }
         do {
             return try decoding.decode(T.self, from: response.body, atKeyPath: path)
         } catch {
-            throw NetworkError.decoding(error, type: T.self, response: response)
+            var failure = NetworkError.decoding(error, type: T.self, response: response)
+            if isBlank(response.body) {
+                failure.message = "could not decode \(T.self): the body is empty (HTTP \(response.statusCode)); "
+                    + "decode `Empty` for an answer without content"
+            }
+            throw failure
         }
+    }
+
+    /// What an ``EmptyResponse`` decodes to: its empty value, when the body is empty or JSON.
+    private static func emptyValue<E: EmptyResponse>(_ type: E.Type, from response: HTTPResponse) throws(NetworkError) -> E {
+        guard !isBlank(response.body) else { return E.emptyValue() }
+        do {
+            _ = try JSONValue(parsing: response.body)
+        } catch {
+            throw NetworkError(.decodingFailed, "could not decode \(E.self): the body is not JSON", response: response,
+                               underlyingError: error)
+        }
+        return E.emptyValue()
+    }
+
+    /// Whether a body has no bytes but JSON white space.
+    private static func isBlank(_ body: Data) -> Bool {
+        body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
     /// ``decode(_:at:from:decoding:)`` with Foundation's `decoder` (`.foundation(decoder)`).
     public static func decode<T: Decodable>(_ type: T.Type = T.self, at path: String?, from response: HTTPResponse,
                                             decoder: JSONDecoder) throws(NetworkError) -> T {
         try decode(type, at: path, from: response, decoding: .foundation(decoder))
-    }
-
-    /// Whether a body has no content: no bytes, or JSON whitespace only.
-    static func isBlank(_ body: Data) -> Bool {
-        body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 }

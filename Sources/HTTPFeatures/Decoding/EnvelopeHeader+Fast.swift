@@ -27,7 +27,7 @@ extension JSONDecoding {
     /// decoder would, else `nil`.
     func scannedRoot(of data: Data) -> JSONValue? {
         // Converted keys and strings standing for infinity/NaN change what the decoder reads.
-        guard case .fast(let decoder) = self, Self.fastDecoderMatchesKeysAsWritten(decoder),
+        guard case .fast(let decoder) = base, Self.fastDecoderMatchesKeysAsWritten(decoder),
               case .throw = decoder.nonConformingFloatDecodingStrategy, Self.startsAsPlainUTF8(data) else { return nil }
         return try? JSONValue(parsing: data, maximumDepth: decoder.maximumDepth)
     }

@@ -6,13 +6,15 @@ import HTTPCore
 /// ```swift
 /// struct RankItem: Codable {
 ///     var title: String
-///     @Lenient var argValue: Int        // 1, "2", 3.0 all decode
-///     @LenientOptional var badge: Int?  // missing or null → nil
-///     var rankingType: StringNumber     // "月票值" is text: Lenient<Int> would fail on it
+///     @Lenient var argValue: Int         // 1, "2", 3.0 all decode
+///     var rankingType: StringNumber      // "月票值" as well as 2: text kept, number when there is one
+///     @LenientOptional var badge: Int?   // missing or null → nil
 /// }
 /// ```
 ///
-/// A field that carries text as often as numbers is a ``StringNumber``, which keeps both.
+/// A value that is not a number (`"月票值"` for an `Int`) still fails: declare such a field
+/// ``StringNumber``.
+///
 /// A missing key or `null` decodes to the type's ``LenientScalar/lenientDefault`` (`0`,
 /// `false`, `""`); use ``LenientOptional`` to tell "missing" from "zero". Encoding writes the
 /// natural form (`12`, `true`), which decodes again.

@@ -31,8 +31,8 @@ extension NetworkError {
             detail = "expected \(expected): \(context.debugDescription)"
         case .dataCorrupted(let context):
             path = context.codingPath
-            if path.isEmpty, let response, response.body.isEmpty {
-                detail = "the body is empty (HTTP \(response.statusCode)); decode `Empty` for an answer without content"
+            if path.isEmpty, response?.body.isEmpty == true {
+                detail = "the body is empty"
             } else {
                 detail = context.debugDescription
             }

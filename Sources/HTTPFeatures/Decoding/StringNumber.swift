@@ -1,132 +1,125 @@
+import Foundation
 import HTTPCore
 
-/// A field the server sends sometimes as a number and sometimes as text, kept with both
-/// readings: the exact ``string`` and, when the text is a number, its ``int`` and ``double`` —
-/// the counterpart of the `TStrInt` types of iOS code bases, which kept an `int` and a `string`.
-///
-/// Where ``Lenient`` fails on text that is not a number (u17's `"rankingType": "月票值"` for an
-/// `Int`), this type keeps the text and reads the number when there is one:
+/// A JSON value that servers send sometimes as a number and sometimes as text (`23`, `"23"`,
+/// `"月票值"`), kept as both: the text as sent and the number when the text is one — the
+/// counterpart of the `TStrInt` types of iOS code bases. It decodes in strict mode; nothing
+/// about the model's other properties changes.
 ///
 /// ```swift
-/// struct RankItem: Codable, Sendable {
+/// struct RankItem: Codable {
 ///     var title: String
-///     var argValue: StringNumber      // "23" → .string "23", .int 23
-///     var rankingType: StringNumber   // "月票值" → .string "月票值", .int nil
+///     var argValue: StringNumber     // "23" → .string "23", .int 23
+///     var rankingType: StringNumber  // "月票值" → .string "月票值", .int nil
 /// }
 /// ```
 ///
-/// - A JSON string is kept as sent. A JSON number is kept as its shortest text (`23`, `1.5`,
-///   `1e+20`): decoders hand over the value, not the characters, so `1.50` reads as `"1.5"`.
-/// - A JSON Boolean is kept as `"true"` or `"false"`, with no number.
-/// - A missing key or `null` gives the empty text (as ``Lenient`` gives `0`); declare the
-///   property `StringNumber?` to tell them apart.
-/// - An array or an object fails with `DecodingError.typeMismatch`.
-/// - Encoding writes what came: a number as a JSON number, anything else as a JSON string, so a
-///   value decodes again to an equal one.
-/// - Two values are equal when their texts and kinds are: `"23"` and `23` differ. Compare
-///   ``int`` to compare numbers.
-public struct StringNumber: Sendable, Hashable, Codable, CustomStringConvertible,
-                            ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
-    /// The exact text: the string as sent, or a number's shortest text.
+/// - ``string``: a string exactly as sent; a number as its decimal text. Both backends read a
+///   number through `Decimal`, so digits are exact (`12345678901234567890` stays whole) but the
+///   form is normalized: `1.50` gives `"1.5"`, `1e3` gives `"1000"`, `-0` gives `"0"`. (The
+///   decoders hand `Decodable` types no number text, so the literal itself is not available.)
+///   A number beyond `Decimal`'s range is read as a `Double` and written in its shortest form.
+/// - ``int`` and ``double``: the value of the text when it is numeric (`"12.0"` has `int` 12;
+///   `"12.5"` has `int` `nil` and `double` 12.5; `"abc"` has both `nil`); surrounding spaces
+///   are ignored.
+/// - A missing key or `null` gives the empty value (`""`, no number), like ``Lenient`` gives
+///   its default; declare the property `StringNumber?` to tell a missing value apart. A
+///   Boolean, an array or an object throws `DecodingError.typeMismatch`.
+/// - Encoding writes a number when the value came as one (or from an integer literal) and a
+///   string otherwise, so a model round-trips as it was sent. Equality and hashing compare the
+///   text and that form: `"23"` and `23` are different values with the same ``int``.
+public struct StringNumber: Codable, Sendable, Hashable, CustomStringConvertible,
+                            ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    /// The text as sent (a number as its decimal text); `""` for a missing value.
     public let string: String
-    /// Whether the JSON value was a number (encoding writes it back as one).
+    /// Whether the value was a JSON number (so it encodes as one).
     public let isNumber: Bool
 
-    /// Text, kept as it is; encodes as a JSON string.
-    public init(_ string: String) {
-        self.string = string
-        self.isNumber = false
+    /// A value that was sent as text.
+    public init(string: String) {
+        self.init(text: string, isNumber: false)
     }
 
-    /// A whole number; encodes as a JSON number.
-    public init(_ value: Int) {
-        self.string = String(value)
-        self.isNumber = true
+    private init(text: String, isNumber: Bool) {
+        string = text
+        self.isNumber = isNumber
     }
 
-    /// A number; encodes as a JSON number. A NaN or an infinity, which JSON has no number for,
-    /// is kept as text (`"nan"`, `"inf"`) and has no ``double``.
-    public init(_ value: Double) {
-        self.string = value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-        self.isNumber = value.isFinite
+    /// A value that was sent as an integer.
+    public init(_ int: Int) {
+        self.init(text: String(int), isNumber: true)
     }
 
-    /// Text from a literal (`"23"`).
-    public init(stringLiteral value: String) { self.init(value) }
+    /// A value that was sent as a number; its text is the shortest form that reads back as
+    /// `double` (`12.5`, `12` for `12.0`). A non-finite `double` is kept as text (`"inf"`),
+    /// which JSON has no number for.
+    public init(_ double: Double) {
+        guard double.isFinite else {
+            self.init(string: String(double))
+            return
+        }
+        self.init(text: EnvelopeCode.canonical(double), isNumber: true)
+    }
 
-    /// A whole number from a literal (`23`).
-    public init(integerLiteral value: Int) { self.init(value) }
+    /// The empty value: `""`, no number.
+    public static let empty = StringNumber(string: "")
 
-    /// A number from a literal (`1.5`).
-    public init(floatLiteral value: Double) { self.init(value) }
+    /// `"text"` as text.
+    public init(stringLiteral value: String) {
+        self.init(string: value)
+    }
 
-    /// The integer the text spells (`"23"`, `23`, `"23.0"`), or `nil` — also for a fraction
-    /// (`"1.5"`) and for a number outside `Int`'s range.
+    /// `23` as a number.
+    public init(integerLiteral value: Int) {
+        self.init(value)
+    }
+
+    /// The text as an `Int` when it is an integer (`"23"`, `"23.0"`), else `nil`.
     public var int: Int? {
-        if let exact = Int(string) { return exact }
-        guard let double, double == double.rounded(), let whole = Int(exactly: double) else { return nil }
-        return whole
+        if let int = Int(string.trimmingCharacters(in: .whitespaces)) { return int }
+        guard let double, double.isFinite else { return nil }
+        return Int(exactly: double)
     }
 
-    /// The number the text spells (`"23"`, `"1.5"`, `"-2e3"`), or `nil` for text that is not a
-    /// decimal number (`"月票值"`, `""`, `"0x10"`, `"nan"`, `"inf"`).
+    /// The text as a `Double` when it is a finite number (`"1.5"`, `"23"`), else `nil` (also for
+    /// `"1e400"`, which overflows).
     public var double: Double? {
-        guard !string.isEmpty, string.utf8.allSatisfy(StringNumber.isNumberCharacter),
-              let value = Double(string), value.isFinite else { return nil }
-        return value
+        let text = string.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, let double = Double(text), double.isFinite,
+              text.lowercased().allSatisfy({ !$0.isLetter || $0 == "e" }) else {
+            return nil
+        }
+        return double
     }
 
     /// The text.
     public var description: String { string }
 
-    /// Decodes a string, a number or a Boolean; `null` gives the empty text.
-    /// - Throws: `DecodingError.typeMismatch` for an array or an object.
+    /// Decodes a string or a number; `null` gives ``empty``.
+    /// - Throws: `DecodingError.typeMismatch` for a Boolean, an array or an object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
-            self.init("")
-            return
-        }
-        switch try LenientToken(from: container) {
-        case .string(let text): self.init(text)
-        case .bool(let flag): self.init(flag ? "true" : "false")
-        case .integer(let value): self.init(text: String(value), isNumber: true)
-        case .unsigned(let value): self.init(text: String(value), isNumber: true)
-        case .double(let value): self.init(value)
+            self = .empty
+        } else if let text = try? container.decode(String.self) {
+            self.init(string: text)
+        } else if (try? container.decode(Bool.self)) == nil, let decimal = try? container.decode(Decimal.self) {
+            self.init(text: decimal.description, isNumber: true)
+        } else if (try? container.decode(Bool.self)) == nil, let double = try? container.decode(Double.self) {
+            self.init(double)
+        } else {
+            throw DecodingError.typeMismatch(StringNumber.self, .init(codingPath: container.codingPath,
+                                                                      debugDescription: "expected a string or a number"))
         }
     }
 
-    /// Encodes a number as a JSON number and anything else as a JSON string.
+    /// Encodes a number when the value came as one, a string otherwise.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        guard isNumber else { return try container.encode(string) }
-        if let integer = Int64(string) {
-            try container.encode(integer)
-        } else if let unsigned = UInt64(string) {
-            try container.encode(unsigned)
-        } else if let double {
-            try container.encode(double)
+        if isNumber, let decimal = Decimal(string: string) {
+            try container.encode(decimal)
         } else {
             try container.encode(string)
         }
-    }
-
-    private init(text: String, isNumber: Bool) {
-        self.string = text
-        self.isNumber = isNumber
-    }
-
-    private static func isNumberCharacter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
-            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// Lets a missing key decode to an empty ``StringNumber``, as `null` does: synthesized
-    /// `Decodable` conformances call `decode(_:forKey:)` for non-optional properties, which would
-    /// otherwise throw `keyNotFound`.
-    public func decode(_ type: StringNumber.Type, forKey key: Key) throws -> StringNumber {
-        try decodeIfPresent(type, forKey: key) ?? StringNumber("")
     }
 }

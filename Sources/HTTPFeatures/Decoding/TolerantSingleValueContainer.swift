@@ -1,0 +1,39 @@
+import HTTPCore
+/// The single-value container of ``TolerantDecoder``: the backend's container, with `null`
+/// made up and scalars converted.
+struct TolerantSingleValueContainer: SingleValueDecodingContainer {
+    let inner: any SingleValueDecodingContainer
+    /// The backend's decoder of the same value, for values that are not scalars.
+    let decoder: any Decoder
+
+    var codingPath: [any CodingKey] { inner.codingPath }
+
+    func decodeNil() -> Bool { inner.decodeNil() }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if inner.decodeNil() {
+            if let value = TolerantDecoder.madeUpValue(T.self, at: codingPath) { return value }
+            return try inner.decode(T.self)
+        }
+        return try TolerantDecoder.decode(T.self, from: decoder)
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try decodeValue(type) }
+    func decode(_ type: String.Type) throws -> String { try decodeValue(type) }
+    func decode(_ type: Double.Type) throws -> Double { try decodeValue(type) }
+    func decode(_ type: Float.Type) throws -> Float { try decodeValue(type) }
+    func decode(_ type: Int.Type) throws -> Int { try decodeValue(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decodeValue(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decodeValue(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decodeValue(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decodeValue(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decodeValue(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeValue(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeValue(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeValue(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeValue(type) }
+
+    private func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        try decode(type)
+    }
+}
