@@ -25,7 +25,7 @@ let package = Package(
         .library(name: "SampleServer", targets: ["SampleServer"]),
         // For the tests of apps that use Chain or AFStyle: a mock server, a stub table, cassettes.
         .library(name: "ChainTesting", targets: ["ChainTesting"]),
-        // For model files ported from ObjectMapper or HandyJSON: `import ChainModels` in place of theirs.
+        // For model files ported from HandyJSON: `import ChainModels` in place of theirs.
         .library(name: "ChainModels", targets: ["ChainModels"]),
         .executable(name: "sample-server", targets: ["sample-server"]),
     ],
@@ -59,7 +59,7 @@ let package = Package(
         // The testing kit: above both front ends, never below them.
         .target(name: "ChainTesting", dependencies: ["Chain", "AFStyle", "HTTPCore", "HTTPFeatures", "SampleServer", "CChainTLS"],
                 swiftSettings: strict),
-        // ObjectMapper- and HandyJSON-style models over FastJSON, with typed terminal methods in both front ends.
+        // HandyJSON-style models on Codable, decoded tolerantly by both front ends.
         .target(name: "ChainModels", dependencies: ["Chain", "AFStyle", "HTTPCore", "HTTPFeatures", "FastJSON"],
                 swiftSettings: strict),
 
