@@ -7,7 +7,7 @@ struct MappedHandOff<Value>: @unchecked Sendable {
     let value: Value
 }
 
-extension Result where Success: Sendable {
+extension Result {
     /// The result with the model taken out of its hand-off.
     func unwrapped<Value>() -> Result<Value, Failure> where Success == MappedHandOff<Value> {
         switch self {

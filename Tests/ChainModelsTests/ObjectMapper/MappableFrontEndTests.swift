@@ -145,8 +145,8 @@ struct MappableFrontEndTests {
         defer { server.shutdown() }
         server.enqueue(MockResponse(options: [.noResponse]))
         let request = chain(server, "slow")
+        // Cancelled before or after the request goes out (the pool decides), the call ends `.cancelled`.
         let task = Task { try await request.object(User.self).userId }
-        _ = try await server.takeRequest()
         task.cancel()
         do {
             _ = try await task.value
