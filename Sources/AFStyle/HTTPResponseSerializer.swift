@@ -63,7 +63,7 @@ public struct HTTPResponseSerializer: Sendable, Hashable {
 
     /// The checks of ``validate(_:)`` as the validation step every plan uses: the status, the
     /// content type (when ``acceptableContentTypes`` is set), then `envelope`'s code.
-    func validation(envelope: Envelope?, decoding: JSONDecoding) -> ResponseValidation {
+    package func validation(envelope: Envelope?, decoding: JSONDecoding) -> ResponseValidation {
         var validation = ResponseValidation(status: statusAcceptance, envelope: envelope, decoding: decoding)
         if let acceptableContentTypes {
             validation.contentCheck = { response throws(NetworkError) in

@@ -108,7 +108,7 @@ extension HTTPSessionManager {
     }
 
     /// Resolves the URL string and serializes the parameters with the given settings.
-    func makeRequest(_ method: HTTPMethod, _ URLString: String, parameters: Any?, headers: [String: String]?,
+    package func makeRequest(_ method: HTTPMethod, _ URLString: String, parameters: Any?, headers: [String: String]?,
                      configuration: Configuration) throws(NetworkError) -> HTTPRequest {
         let url = try resolvedURL(URLString, configuration: configuration)
         return try configuration.requestSerializer.makeRequest(method: method, url: url, parameters: parameters,

@@ -35,7 +35,7 @@ extension HTTPSessionManager {
 
     /// The manager's envelope with its payload at `keyPath` (from the body's top), or a plain
     /// key path when there is no envelope; the envelope as it is when `keyPath` is `nil`.
-    static func envelope(_ configuration: Configuration, keyPath: String?) -> Envelope? {
+    package static func envelope(_ configuration: Configuration, keyPath: String?) -> Envelope? {
         guard let keyPath else { return configuration.envelope }
         return (configuration.envelope ?? Envelope(checks: [])).payload(at: keyPath)
     }

@@ -12,7 +12,7 @@ extension HTTPSessionManager {
     /// - Parameters:
     ///   - method: the call's method, and `URLString` its URL string: what the hooks see of a
     ///     request that could not be built (the URL as far as it resolved, else the base URL).
-    func send<Value>(configuration: Configuration, method: HTTPMethod, URLString: String,
+    package func send<Value>(configuration: Configuration, method: HTTPMethod, URLString: String,
                      build: (Configuration) throws(NetworkError) -> HTTPRequest,
                      plan: ResponsePlan<Value>,
                      cache: (any CacheStep)? = nil,
@@ -71,7 +71,7 @@ extension HTTPSessionManager {
 
     /// The direction a verb's `progress` closure follows, as in AFNetworking: the upload for
     /// methods that carry a body, the download for the others.
-    static func progressDirection(for method: HTTPMethod) -> TransferProgress.Direction {
+    package static func progressDirection(for method: HTTPMethod) -> TransferProgress.Direction {
         method == .post || method == .put || method == .patch ? .upload : .download
     }
 }

@@ -28,10 +28,10 @@ import Synchronization
 /// then `success` or `failure` with the network's answer.
 public final class HTTPSessionManager: Sendable {
     /// The settings a call reads when it is made.
-    struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         var baseURL: URL?
         var requestSerializer = HTTPRequestSerializer.http
-        var responseSerializer = HTTPResponseSerializer.json
+        package var responseSerializer = HTTPResponseSerializer.json
         var completionQueue: DispatchQueue?
         var interceptors: [any RequestInterceptor] = []
         var redirection: RedirectionBlock?
@@ -40,7 +40,7 @@ public final class HTTPSessionManager: Sendable {
         var proxy = Proxy.environment
         var unixSocketPath: String?
         var authentication: Authentication?
-        var jsonDecoding = JSONDecoding.fast()
+        package var jsonDecoding = JSONDecoding.fast()
         var envelope: Envelope?
         var cachePolicy: CachePolicy?
         var responseCache = ResponseCache.shared
@@ -255,7 +255,7 @@ public final class HTTPSessionManager: Sendable {
     // MARK: Internals
 
     /// A consistent copy of the settings.
-    var configuration: Configuration { state.withLock { $0.configuration } }
+    package var configuration: Configuration { state.withLock { $0.configuration } }
 
     func update(_ change: (inout Configuration) -> Void) {
         state.withLock { state in
@@ -296,7 +296,7 @@ public final class HTTPSessionManager: Sendable {
     }
 
     /// The cache step for a call: its own policy, else the manager's; none without either.
-    func cacheStep(_ policy: CachePolicy?, _ configuration: Configuration) -> (any CacheStep)? {
+    package func cacheStep(_ policy: CachePolicy?, _ configuration: Configuration) -> (any CacheStep)? {
         guard let policy = policy ?? configuration.cachePolicy else { return nil }
         return configuration.responseCache.step(for: policy, ignoredParameters: configuration.cacheIgnoredParameters,
                                                 keyHeaders: configuration.cacheKeyHeaders)
