@@ -2,7 +2,7 @@ import Dispatch
 import HTTPCore
 import Synchronization
 
-/// A call running under a cache policy (returned by ``ResponseCache/run(_:request:ignoredParameters:queue:isCacheable:network:deliver:)``).
+/// A call running under a cache policy (returned by `ResponseCache.run(_:request:ignoredParameters:keyHeaders:queue:isCacheable:network:deliver:)`).
 ///
 /// Guarantees: deliveries happen in order and never concurrently; there is at most one
 /// final delivery and nothing after it. ``cancel()`` cancels the network part; when nothing

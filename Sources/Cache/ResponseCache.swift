@@ -3,7 +3,7 @@ import Foundation
 import HTTPCore
 
 /// The policy runner: the one place where ``CachePolicy`` is executed, used by both front
-/// ends (directly through ``run(_:request:ignoredParameters:keyHeaders:queue:isCacheable:network:deliver:)``
+/// ends (directly through `run(_:request:ignoredParameters:keyHeaders:queue:isCacheable:network:deliver:)`
 /// or as the core pipeline's ``CacheStep`` through ``step(for:ignoredParameters:keyHeaders:)``).
 ///
 /// Lookups and stores run on the store's serial queue, never on the caller's thread or the
@@ -100,7 +100,7 @@ public final class ResponseCache: Sendable {
     /// run one after another on the store's queue, where the pipeline queues them for its
     /// callback queue; cancelling is the pipeline's business (it cancels the transfer its
     /// `network` closure started). `ignoredParameters` and `keyHeaders` (default none) shape
-    /// the key as in ``CacheKey/init(request:ignoredParameters:keyHeaders:)``.
+    /// the key as in `CacheKey.init(request:ignoredParameters:keyHeaders:)`.
     public func step(for policy: CachePolicy, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = []) -> any CacheStep {
         ResponseCacheStep(cache: self, policy: policy, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders)
     }

@@ -5,7 +5,7 @@ import Foundation
 /// type, decoder (FastJSON by default), callback queue, cache, client, stubbing.
 ///
 /// A request uses ``Request/defaults`` (read when it starts) unless it was made from a
-/// configuration of its own (``url(_:)``, ``Request/configuration(_:)``). A request's own
+/// configuration of its own (`url(_:)`, ``Request/configuration(_:)``). A request's own
 /// settings always win over the configuration's.
 ///
 /// ```swift
@@ -54,7 +54,7 @@ public struct ChainConfiguration: Sendable {
     /// Request headers (any case) whose values become part of every cache key, beside the
     /// credential-like ones that always are (`Cookie` and any name containing `auth`, `token`,
     /// `key` or `session`) — for answers that depend on a header the server does not name in
-    /// `Vary`, such as `Accept-Language`. Default none. See ``CacheKey/init(request:ignoredParameters:keyHeaders:)``.
+    /// `Vary`, such as `Accept-Language`. Default none. See `CacheKey.init(request:ignoredParameters:keyHeaders:)`.
     public var cacheKeyHeaders: Set<String> = []
     /// The client that sends the requests. Default ``HTTPClient/shared``.
     public var client: HTTPClient

@@ -9,7 +9,7 @@ extension Request {
     /// place (replacing an existing file) only when the download succeeded, so `destination`
     /// never holds a partial or error body — except with `resumesPartialFile`, which writes
     /// straight to `destination` so that a later call can continue it. Only the status is
-    /// validated (``validate(_:)``, default `200..<300`); envelopes and content types are not
+    /// validated (`validate(_:)`, default `200..<300`); envelopes and content types are not
     /// checked, and the response cache is not used.
     ///
     /// - Parameters:

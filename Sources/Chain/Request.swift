@@ -20,7 +20,7 @@ import Synchronization
 /// api.url("envelope/user/101").response(User.self) { … }   // http://127.0.0.1:8080/envelope/user/101
 /// ```
 ///
-/// A relative URL given to ``url(_:)`` resolves against the base request's own
+/// A relative URL given to `url(_:)` resolves against the base request's own
 /// absolute URL as a browser resolves a link (RFC 3986: `http://h/api/` + `user/1` is
 /// `http://h/api/user/1`, while `http://h/api` + `user/1` is `http://h/user/1`); a request
 /// without an absolute URL of its own resolves against its configuration's
@@ -150,7 +150,7 @@ public struct Request: Sendable {
     private static let defaultsStorage = Mutex(ChainConfiguration())
 
     /// The configuration requests use unless made from another one; read when a request
-    /// starts. Default ``ChainConfiguration/init(baseURL:headers:envelope:errorBody:decoder:decoding:encoder:callbackQueue:cachePolicy:cache:client:timeouts:validation:interceptors:hooks:stubBehavior:)``
+    /// starts. Default ``ChainConfiguration/init(baseURL:headers:envelope:errorBody:decoding:encoder:callbackQueue:cachePolicy:cache:client:timeouts:validation:interceptors:hooks:stubBehavior:)``
     /// with all its defaults. Thread-safe; to change several settings at once use
     /// ``updateDefaults(_:)``.
     public static var defaults: ChainConfiguration {

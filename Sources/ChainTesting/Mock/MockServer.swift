@@ -141,7 +141,7 @@ public final class MockServer: Sendable {
     }
 
     /// Closes the listener and every connection (a request waiting for its answer gets none),
-    /// drops the queue and the dispatcher, ends every wait in ``takeRequest(timeout:)-(TimeInterval)``
+    /// drops the queue and the dispatcher, ends every wait in `takeRequest(timeout:)`
     /// (requests already received can still be taken), removes the TLS identity and waits for
     /// the server's threads. Idempotent; also run at deinit.
     public func shutdown() {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 
 /// A request as a ``MockServer`` received it, for a test to check what the code under test
-/// sent (``MockServer/takeRequest(timeout:)-(TimeInterval)``).
+/// sent (`MockServer.takeRequest(timeout:)`).
 public struct RecordedRequest: ReceivedRequest, Hashable {
     /// The method, as sent.
     public let method: HTTPMethod

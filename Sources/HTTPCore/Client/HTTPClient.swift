@@ -5,7 +5,7 @@ import Synchronization
 /// Sends ``HTTPRequest``s through the pipeline and calls back with ``HTTPResponse``s.
 ///
 /// Each client owns one engine: one loop thread with one libcurl multi handle, which pools
-/// connections, DNS results and TLS sessions. Make one client (or use ``shared``) and keep
+/// connections, DNS results and TLS sessions. Make one client (or use `HTTPClient.shared`, from CurlTransport) and keep
 /// it; a client that is released finishes the requests in flight, then stops its thread.
 ///
 /// A response of any status is a success here: deciding which statuses are acceptable is
@@ -32,7 +32,7 @@ public final class HTTPClient: Sendable {
         /// engine's loop thread.
         public var callbackQueue: DispatchQueue?
         /// The `User-Agent` sent unless a request sets its own. Default `nil`:
-        /// `Chain/<version> libcurl/<version>` (``HTTPClient/defaultUserAgent``). One with CR, LF
+        /// `Chain/<version> libcurl/<version>` (`HTTPClient.defaultUserAgent`, from CurlTransport). One with CR, LF
         /// or NUL fails every request with ``NetworkError/Kind/invalidRequest`` (it would smuggle
         /// in header lines).
         public var userAgent: String?

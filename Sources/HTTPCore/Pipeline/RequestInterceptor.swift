@@ -4,7 +4,7 @@ import Foundation
 /// `RequestInterceptor`, OkHttp's application interceptors.
 ///
 /// Both methods have defaults (pass the request through; never retry). Interceptors run in
-/// order: global ones (``HTTPClient/interceptors``) first, then the request's own. Their
+/// order: global ones (``HTTPClient/Configuration/interceptors``) first, then the request's own. Their
 /// completions may be called from any thread, later (a token refresh, say), but exactly once.
 public protocol RequestInterceptor: Sendable {
     /// Changes the request before it is sent (an auth header, common parameters, a signature),

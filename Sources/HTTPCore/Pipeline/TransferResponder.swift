@@ -15,7 +15,7 @@
 /// total timeout (or forever without one), as an interceptor that never answers does.
 public protocol TransferResponder: Sendable {
     /// Answers `request` by calling `completion` exactly once, on any thread — with a response
-    /// (``HTTPResponse/Source/stub`` is the usual source) or an error — or sends it on with
+    /// (``ResponseSource/stub`` is the usual source) or an error — or sends it on with
     /// `chain.proceed(_:completion:)` (the next responder, then the transport) and answers
     /// with what comes back, as it is or changed.
     func respond(to request: HTTPRequest, chain: TransferChain,

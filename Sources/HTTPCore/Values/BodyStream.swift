@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// The transport reads the bytes on its loop thread; the producer runs elsewhere (a task for a
 /// sequence, a global queue for an input stream, whose reads may block) and waits while
-/// ``bufferLimit`` bytes are unread. All state sits behind one lock.
+/// `bufferLimit` bytes are unread. All state sits behind one lock.
 public final class BodyStream: Sendable, Hashable, CustomStringConvertible {
     /// What the transport gets from ``read(into:)``.
     package enum ReadResult: Sendable, Equatable {
