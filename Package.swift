@@ -65,7 +65,7 @@ let package = Package(
 
         // Samples: one program per scenario, each against the bundled sample server.
         // The scenarios' code lives in one library so the demo, each program and a test share it.
-        .target(name: "SampleScenarios", dependencies: ["Chain", "AFStyle", "SampleServer"], path: "Samples/Scenarios",
+        .target(name: "SampleScenarios", dependencies: ["Chain", "AFStyle", "ChainModels", "SampleServer"], path: "Samples/Scenarios",
                 swiftSettings: strict),
         .executableTarget(name: "demo", dependencies: ["SampleScenarios"], path: "Samples/Demo", swiftSettings: strict),
         .executableTarget(name: "login-and-users", dependencies: ["SampleScenarios"], path: "Samples/LoginAndUsers",

@@ -1,8 +1,10 @@
+import ChainModels
 import Foundation
 import Synchronization
 
 /// Code ported from an iOS app as it was written: a Moya target whose plugin skipped silent
-/// calls, u17's rank list with its two business codes, and Moya's `map(_:atKeyPath:)`.
+/// calls, u17's rank list with its two business codes, Moya's `map(_:atKeyPath:)`, and the
+/// app's ObjectMapper and HandyJSON model files with only their import changed.
 public enum PortingSample {
     /// The endpoints, as the app declared them; `ping` is a keep-alive nobody should see.
     enum ComicAPI {
@@ -61,6 +63,38 @@ public enum PortingSample {
         let name: String
     }
 
+    /// The rank list's ObjectMapper model: `argValue` arrives as `1` or `"2"`, so the app had
+    /// a transform for it.
+    final class RankEntry: Mappable {
+        var title = ""
+        var argValue = 0
+
+        init?(map: Map) {}
+
+        func mapping(map: Map) {
+            title <- map["title"]
+            argValue <- (map["argValue"], NumberOrTextTransform())
+        }
+    }
+
+    /// An `Int` from a JSON number or a numeric string, written back as a number.
+    struct NumberOrTextTransform: TransformType {
+        func transformFromJSON(_ value: Any?) -> Int? {
+            if let number = value as? Int { return number }
+            return (value as? String).flatMap { Int($0) }
+        }
+
+        func transformToJSON(_ value: Int?) -> Int? { value }
+    }
+
+    /// A HandyJSON model: the sample server never sends `level`, so it keeps its default.
+    struct Profile: HandyJSON, Sendable {
+        var id = ""
+        var name = ""
+        var age = 0
+        var level = 1
+    }
+
     public static func run(baseURL: URL, output: SampleOutput) async throws {
         let indicator = ActivityIndicator(output: output)
         let api = ChainConfiguration(baseURL: baseURL, hooks: [indicator])
@@ -85,5 +119,23 @@ public enum PortingSample {
             .keyPath("data").value(EnvelopeUser.self)
         output.say("   data → \(user.name) (\(user.id))")
         try expect(user.name == "wiki", "user 101 at data")
+
+        output.say("4) An ObjectMapper model file through the AFStyle manager, with u17's envelope")
+        let manager = HTTPSessionManager(baseURL: baseURL)
+        manager.envelope = u17
+        let entries: Result<[(String, Int)], NetworkError> = await withCheckedContinuation { continuation in
+            manager.GET("rank/list", array: RankEntry.self,
+                        success: { _, entries in continuation.resume(returning: .success(entries.map { ($0.title, $0.argValue) })) },
+                        failure: { _, error in continuation.resume(returning: .failure(error)) })
+        }
+        let mapped = try entries.get()
+        output.say("   \(mapped.count) entries, argValue \(mapped.map(\.1)) (numbers and strings alike)")
+        try expect(mapped.map(\.1) == [1, 2, 3, 4], "every argValue through the transform")
+
+        output.say("5) A HandyJSON model file through a Chain request: a key the server leaves out keeps its default")
+        let profile = try await Request.url(baseURL.appendingPathComponent("envelope/user/102"))
+            .envelope(.errcode).value(Profile.self)
+        output.say("   \(profile.name), \(profile.age), level \(profile.level)")
+        try expect(profile.name == "alice" && profile.level == 1, "the declared default of level kept")
     }
 }

@@ -64,7 +64,7 @@ public struct Scenario: Sendable {
 
     public static let porting = Scenario(
         name: "porting",
-        title: "iOS code ported as written: a Moya target with tags, two envelope codes, a key path"
+        title: "iOS code ported as written: a Moya target with tags, two envelope codes, a key path, ObjectMapper and HandyJSON models"
     ) { try await PortingSample.run(baseURL: $0, output: $1) }
 
     /// Every sample, in the order `make demo` runs them.

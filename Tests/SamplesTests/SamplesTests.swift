@@ -100,6 +100,8 @@ final class Transcript: Sendable {
         #expect(transcript.hasLine("the indicator announced 1 of 2 calls"))
         #expect(transcript.hasLine("business(code: \"0\", message: \"参数错误\") at data.stateCode"))
         #expect(transcript.hasLine("data → wiki (101)"))
+        #expect(transcript.hasLine("4 entries, argValue [1, 2, 3, 4]"))
+        #expect(transcript.hasLine("alice, 24, level 1"))
     }
 
     @Test func afStyle() async throws {

@@ -19,16 +19,19 @@ import Glibc
 /// header, `text/plain`), `/basic` (`{"authenticated":true}` behind `auth_basic`: user
 /// ``basicUser``, password ``basicPassword``), and on the TLS listeners `/hsts` (adds
 /// `Strict-Transport-Security: max-age=3600`), `/stream/events` (``streamEventCount`` events as
-/// `text/event-stream`) and `/stream/big` (``streamBody``, 8 MiB). Anything else is nginx's 404. Every request
-/// is logged as `$connection $server_port $request` (``accessLog()``), one worker, so
+/// `text/event-stream`), `/stream/big` (``streamBody``, 8 MiB) and `/models/users.json`
+/// (``usersDocument``, revalidated). Anything else is nginx's 404. Every request
+/// is logged as `$connection $server_port $status $request` (``accessLog()``), one worker, so
 /// connection numbers are unique.
 public final class NginxPeer: Sendable {
-    /// One access-log line: `$connection $server_port $request`.
+    /// One access-log line: `$connection $server_port $status $request`.
     public struct LogLine: Sendable, Hashable {
         /// nginx's serial number of the connection the request came on (unique per peer).
         public let connection: Int
         /// The listener's port; `nil` for the Unix socket.
         public let port: Int?
+        /// The status nginx answered with (`304` for a conditional request it matched).
+        public let status: Int
         /// The request line, e.g. `GET /hello?x=1 HTTP/2.0`.
         public let request: String
 
@@ -124,9 +127,9 @@ public final class NginxPeer: Sendable {
         let text = (try? String(contentsOf: accessLogFile, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             // `$server_port` is empty for the Unix socket, hence two spaces.
-            let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3, let connection = Int(fields[0]) else { return nil }
-            return LogLine(connection: connection, port: Int(fields[1]), request: String(fields[2]))
+            let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, let connection = Int(fields[0]), let status = Int(fields[2]) else { return nil }
+            return LogLine(connection: connection, port: Int(fields[1]), status: status, request: String(fields[3]))
         }
     }
 
@@ -149,6 +152,17 @@ public final class NginxPeer: Sendable {
         (1...streamEventCount).map { "id: \($0)\nevent: tick\ndata: tick \($0)\n\n" }.joined()
     }
 
+    /// `/models/users.json`: an `errcode` envelope around `data.list`, two users as the source
+    /// documents' ObjectMapper `User` reads them (the second without `vip` and `birthday`).
+    /// A static file, so nginx sends `ETag` and `Last-Modified` and answers a matching
+    /// conditional request with `304`; `Cache-Control: no-cache` makes HTTP caches revalidate.
+    public static let usersDocument = #"""
+        {"errcode": 0, "errmsg": "ok", "data": {"list": [
+          {"userId": 7, "name": "Li Lei 李雷", "avatar": null, "vip": 1, "birthday": 0},
+          {"userId": 8, "name": "Han Meimei", "avatar": "https://example.invalid/h.png"}
+        ]}}
+        """#
+
     /// `/stream/big`: 8 MiB, byte `i` is `i % 251`.
     public static let streamBody = Data((0..<(8 << 20)).map { UInt8($0 % 251) })
 
@@ -160,6 +174,7 @@ public final class NginxPeer: Sendable {
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("www"), withIntermediateDirectories: true)
         try write("{\"authenticated\":true}", to: directory.appendingPathComponent("www/basic.json"))
         try write(streamEvents, to: directory.appendingPathComponent("www/events.txt"))
+        try write(usersDocument, to: directory.appendingPathComponent("www/users.json"))
         try streamBody.write(to: directory.appendingPathComponent("www/big.bin"))
         // `return` runs before the access phase, so `/basic` serves a file: `auth_basic` applies.
         let locations = """
@@ -172,6 +187,10 @@ public final class NginxPeer: Sendable {
             }
             location = /stream/events { default_type text/event-stream; alias \(d)/www/events.txt; }
             location = /stream/big { default_type application/octet-stream; alias \(d)/www/big.bin; }
+            location = /models/users.json {
+                add_header Cache-Control "no-cache" always;
+                alias \(d)/www/users.json;
+            }
             """
         let hsts = """
             location = /hsts {
@@ -192,7 +211,7 @@ public final class NginxPeer: Sendable {
             error_log \(d)/error.log info;
             events { worker_connections 1024; }
             http {
-                log_format chain '$connection $server_port $request';
+                log_format chain '$connection $server_port $status $request';
                 access_log \(d)/access.log chain;
                 server_tokens off;
                 client_body_temp_path \(d)/client_body;
