@@ -119,7 +119,7 @@ struct HostileFrontEndTests {
         server.enqueue(.json(body, options: [.throttle(bytesPerSecond: 16 * 1024)]))
         let request = Request.url(server.url("/slow"))
         let task = Task { try await request.array(HItem.self).count }
-        _ = try await server.takeRequest()
+        _ = try await server.takeRequest(timeout: 60)
         task.cancel()
         do {
             let count = try await task.value
