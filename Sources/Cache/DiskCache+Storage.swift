@@ -38,6 +38,28 @@ extension DiskCache {
         }
     }
 
+    /// The entry under `key` if the memory tier holds it and both its files are unchanged,
+    /// without waiting for anything: safe on any thread, since it only takes the lock if it is
+    /// free and calls `lstat` twice. `nil` sends the read to the store's queue: the lock is busy
+    /// (a write may hold it for a while), a mutation is queued, the store is not open yet, the
+    /// entry is not held or has changed on disk, or its access time on disk is due.
+    func heldEntryWithoutWaiting(for key: CacheKey) -> CacheEntry? {
+        guard queuedMutations.load(ordering: .sequentiallyConsistent) == 0 else { return nil }
+        let hash = key.fileName
+        let held = state.withLockIfAvailable { state -> CacheEntry? in
+            guard state.access == .writable || state.access == .readOnly,
+                  let held = state.memory.use(hash), unchangedMetadataPath(of: held, hash: hash, key: key) != nil
+            else { return nil }
+            guard state.access == .writable else { return held.entry }
+            let now = clock()
+            let sinceTouch = now.timeIntervalSince(held.touchedAt)
+            guard sinceTouch < DiskCache.accessTimeResolution, sinceTouch >= 0 else { return nil }
+            state.index[hash]?.lastAccess = now
+            return held.entry
+        }
+        return held ?? nil
+    }
+
     func loadEntry(_ key: CacheKey, state: inout State, events: inout [CacheEvent]) -> CacheEntry? {
         guard state.access == .writable || state.access == .readOnly else { return nil }
         let hash = key.fileName
@@ -114,10 +136,7 @@ extension DiskCache {
     /// The entry the memory tier holds for `hash`, if both its files are still the ones it was
     /// read from; `nil` sends the read to the disk.
     private func serveHeld(_ held: MemoryTier.Held, hash: String, key: CacheKey, state: inout State) -> CacheEntry? {
-        // Another key with the same hash: the disk read reports it as a miss.
-        guard held.entry.key.rawValue == key.rawValue,
-              let metadataPath = path(hash + DiskCache.metadataSuffix), let bodyPath = path(held.bodyFileName),
-              FileIdentity.of(metadataPath) == held.metadataFile, FileIdentity.of(bodyPath) == held.bodyFile else { return nil }
+        guard let metadataPath = unchangedMetadataPath(of: held, hash: hash, key: key) else { return nil }
         guard state.access == .writable else { return held.entry }
         let now = clock()
         state.index[hash]?.lastAccess = now
@@ -128,6 +147,16 @@ extension DiskCache {
             state.memory.touched(hash, at: now, identity: touched)
         }
         return held.entry
+    }
+
+    /// The metadata file's path when `held` is `key`'s entry and both its files still have
+    /// the identities it was verified with; `nil` sends the read to the disk.
+    private func unchangedMetadataPath(of held: MemoryTier.Held, hash: String, key: CacheKey) -> String? {
+        // Another key with the same hash: the disk read reports it as a miss.
+        guard held.entry.key.rawValue == key.rawValue,
+              let metadataPath = path(hash + DiskCache.metadataSuffix), let bodyPath = path(held.bodyFileName),
+              FileIdentity.of(metadataPath) == held.metadataFile, FileIdentity.of(bodyPath) == held.bodyFile else { return nil }
+        return metadataPath
     }
 
     func readMetadata(hash: String) -> MetadataRead {
