@@ -46,25 +46,17 @@ extension DiskCache {
     func heldEntryWithoutWaiting(for key: CacheKey) -> CacheEntry? {
         guard queuedMutations.load(ordering: .sequentiallyConsistent) == 0 else { return nil }
         let hash = key.fileName
-        let held = state.withLockIfAvailable { state -> CacheEntry? in
-            guard state.access == .writable || state.access == .readOnly,
-                  let held = state.memory.use(hash), unchangedMetadataPath(of: held, hash: hash, key: key) != nil
-            else { return nil }
-            guard state.access == .writable else { return held.entry }
-            let now = clock()
-            let sinceTouch = now.timeIntervalSince(held.touchedAt)
-            guard sinceTouch < DiskCache.accessTimeResolution, sinceTouch >= 0 else { return nil }
-            state.index[hash]?.lastAccess = now
-            return held.entry
-        }
-        return held ?? nil
+        return state.withLockIfAvailable { state -> CacheEntry? in
+            guard state.access == .writable || state.access == .readOnly, let held = state.memory.use(hash) else { return nil }
+            return serveHeld(held, hash: hash, key: key, state: &state, mayTouch: false)
+        } ?? nil
     }
 
     func loadEntry(_ key: CacheKey, state: inout State, events: inout [CacheEvent]) -> CacheEntry? {
         guard state.access == .writable || state.access == .readOnly else { return nil }
         let hash = key.fileName
         if let held = state.memory.use(hash) {
-            if let entry = serveHeld(held, hash: hash, key: key, state: &state) { return entry }
+            if let entry = serveHeld(held, hash: hash, key: key, state: &state, mayTouch: true) { return entry }
             state.memory.remove(hash)
         }
         // A read-only reader can race the writing process: it may read metadata whose body
@@ -134,29 +126,26 @@ extension DiskCache {
     }
 
     /// The entry the memory tier holds for `hash`, if both its files are still the ones it was
-    /// read from; `nil` sends the read to the disk.
-    private func serveHeld(_ held: MemoryTier.Held, hash: String, key: CacheKey, state: inout State) -> CacheEntry? {
-        guard let metadataPath = unchangedMetadataPath(of: held, hash: hash, key: key) else { return nil }
+    /// read from; `nil` sends the read to the disk. `mayTouch`: the access time on disk may be
+    /// written here when it is due (else a due one gives `nil`, leaving it to the store's queue).
+    private func serveHeld(_ held: MemoryTier.Held, hash: String, key: CacheKey, state: inout State,
+                           mayTouch: Bool) -> CacheEntry? {
+        // Another key with the same hash: the disk read reports it as a miss.
+        guard held.entry.key.rawValue == key.rawValue,
+              let metadataPath = path(hash + DiskCache.metadataSuffix), let bodyPath = path(held.bodyFileName),
+              FileIdentity.of(metadataPath) == held.metadataFile, FileIdentity.of(bodyPath) == held.bodyFile else { return nil }
         guard state.access == .writable else { return held.entry }
         let now = clock()
-        state.index[hash]?.lastAccess = now
         let sinceTouch = now.timeIntervalSince(held.touchedAt)
-        if sinceTouch >= DiskCache.accessTimeResolution || sinceTouch < 0 {
+        let touchIsDue = sinceTouch >= DiskCache.accessTimeResolution || sinceTouch < 0
+        if touchIsDue && !mayTouch { return nil }
+        state.index[hash]?.lastAccess = now
+        if touchIsDue {
             FileSystem.setModificationDate(metadataPath, now)
             guard let touched = FileIdentity.of(metadataPath) else { return nil }
             state.memory.touched(hash, at: now, identity: touched)
         }
         return held.entry
-    }
-
-    /// The metadata file's path when `held` is `key`'s entry and both its files still have
-    /// the identities it was verified with; `nil` sends the read to the disk.
-    private func unchangedMetadataPath(of held: MemoryTier.Held, hash: String, key: CacheKey) -> String? {
-        // Another key with the same hash: the disk read reports it as a miss.
-        guard held.entry.key.rawValue == key.rawValue,
-              let metadataPath = path(hash + DiskCache.metadataSuffix), let bodyPath = path(held.bodyFileName),
-              FileIdentity.of(metadataPath) == held.metadataFile, FileIdentity.of(bodyPath) == held.bodyFile else { return nil }
-        return metadataPath
     }
 
     func readMetadata(hash: String) -> MetadataRead {

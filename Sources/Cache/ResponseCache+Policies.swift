@@ -6,7 +6,7 @@ import HTTPCore
 /// stores and deliveries of one call happen in a fixed order.
 extension ResponseCache {
     func execute(_ run: PolicyRun) {
-        if serveHeld(run) { return }
+        if answeredFromHeldCopy(run) { return }
         switch run.policy {
         case .networkOnly:
             // No lookup first, so the transfer starts at once; the key is only needed later.
@@ -195,7 +195,7 @@ extension ResponseCache {
     /// Serves the call from a stored copy the memory tier holds, on the caller's thread, when
     /// its policy would deliver that copy first: it saves the hop to the store's queue, which
     /// costs more than the lookup. Returns whether it did; otherwise the policy runs as usual.
-    private func serveHeld(_ run: PolicyRun) -> Bool {
+    private func answeredFromHeldCopy(_ run: PolicyRun) -> Bool {
         switch run.policy {
         case .networkOnly, .networkFirst:
             return false
