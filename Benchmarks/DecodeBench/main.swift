@@ -3,7 +3,7 @@
 // {errcode, errmsg, data} envelope — in the same process, interleaved, so
 // both see the same machine state. Prints a table, or JSON with --json.
 //
-//   swift run -c release bench-decode [--json] [--rounds N]
+//   swift run -c release bench-decode [--json] [--rounds N] [--profile fast|foundation [--iterations N]]
 
 import FastJSON
 import Foundation
@@ -154,6 +154,22 @@ func run() throws {
              foundation: { _ = try foundationDecoder.decode(Envelope<User>.self, from: envelopeData).data },
              fast: { _ = try fastDecoder.decode(User.self, from: envelopeData, atKeyPath: "data") }),
     ]
+    // `--profile fast|foundation` decodes the [User] case with one decoder only, for
+    // `perf record` or callgrind (two `--iterations` counts, subtracted, leave the
+    // set-up out): the other decoder's samples would only be noise there.
+    if let flag = arguments.firstIndex(of: "--profile"), arguments.index(after: flag) < arguments.endIndex {
+        let which = arguments[arguments.index(after: flag)]
+        let body = which == "foundation" ? cases[0].foundation : cases[0].fast
+        var iterations = which == "foundation" ? 500 : 2_000
+        if let flag = arguments.firstIndex(of: "--iterations"), arguments.index(after: flag) < arguments.endIndex,
+           let value = Int(arguments[arguments.index(after: flag)]), value > 0 {
+            iterations = value
+        }
+        let seconds = try time(iterations: iterations, body)
+        print("\(which): \(iterations) decodes of \(usersData.count) bytes, \(Int(1 / seconds)) ops/s, "
+            + "\(Int(Double(usersData.count) / seconds / 1e6)) MB/s")
+        return
+    }
     let results = try cases.map { try measure($0, rounds: rounds) }
 
     if json {

@@ -38,11 +38,25 @@ extension DiskCache {
         }
     }
 
+    /// The entry under `key` if the memory tier holds it and both its files are unchanged,
+    /// without waiting for anything: safe on any thread, since it only takes the lock if it is
+    /// free and calls `lstat` twice. `nil` sends the read to the store's queue: the lock is busy
+    /// (a write may hold it for a while), a mutation is queued, the store is not open yet, the
+    /// entry is not held or has changed on disk, or its access time on disk is due.
+    func heldEntryWithoutWaiting(for key: CacheKey) -> CacheEntry? {
+        guard queuedMutations.load(ordering: .sequentiallyConsistent) == 0 else { return nil }
+        let hash = key.fileName
+        return state.withLockIfAvailable { state -> CacheEntry? in
+            guard state.access == .writable || state.access == .readOnly, let held = state.memory.use(hash) else { return nil }
+            return serveHeld(held, hash: hash, key: key, state: &state, mayTouch: false)
+        } ?? nil
+    }
+
     func loadEntry(_ key: CacheKey, state: inout State, events: inout [CacheEvent]) -> CacheEntry? {
         guard state.access == .writable || state.access == .readOnly else { return nil }
         let hash = key.fileName
         if let held = state.memory.use(hash) {
-            if let entry = serveHeld(held, hash: hash, key: key, state: &state) { return entry }
+            if let entry = serveHeld(held, hash: hash, key: key, state: &state, mayTouch: true) { return entry }
             state.memory.remove(hash)
         }
         // A read-only reader can race the writing process: it may read metadata whose body
@@ -112,17 +126,21 @@ extension DiskCache {
     }
 
     /// The entry the memory tier holds for `hash`, if both its files are still the ones it was
-    /// read from; `nil` sends the read to the disk.
-    private func serveHeld(_ held: MemoryTier.Held, hash: String, key: CacheKey, state: inout State) -> CacheEntry? {
+    /// read from; `nil` sends the read to the disk. `mayTouch`: the access time on disk may be
+    /// written here when it is due (else a due one gives `nil`, leaving it to the store's queue).
+    private func serveHeld(_ held: MemoryTier.Held, hash: String, key: CacheKey, state: inout State,
+                           mayTouch: Bool) -> CacheEntry? {
         // Another key with the same hash: the disk read reports it as a miss.
         guard held.entry.key.rawValue == key.rawValue,
               let metadataPath = path(hash + DiskCache.metadataSuffix), let bodyPath = path(held.bodyFileName),
               FileIdentity.of(metadataPath) == held.metadataFile, FileIdentity.of(bodyPath) == held.bodyFile else { return nil }
         guard state.access == .writable else { return held.entry }
         let now = clock()
-        state.index[hash]?.lastAccess = now
         let sinceTouch = now.timeIntervalSince(held.touchedAt)
-        if sinceTouch >= DiskCache.accessTimeResolution || sinceTouch < 0 {
+        let touchIsDue = sinceTouch >= DiskCache.accessTimeResolution || sinceTouch < 0
+        if touchIsDue && !mayTouch { return nil }
+        state.index[hash]?.lastAccess = now
+        if touchIsDue {
             FileSystem.setModificationDate(metadataPath, now)
             guard let touched = FileIdentity.of(metadataPath) else { return nil }
             state.memory.touched(hash, at: now, identity: touched)

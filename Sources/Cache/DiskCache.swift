@@ -74,6 +74,10 @@ public final class DiskCache: Sendable {
 
     /// Where all disk work runs.
     let queue: DispatchQueue
+    /// Mutations queued through the public API and not yet applied. While there is one, a
+    /// read goes through the queue behind it instead of ``heldEntryWithoutWaiting(for:)``, so
+    /// a caller that removes and then reads sees its removal.
+    let queuedMutations = Atomic<Int>(0)
     /// The time used for access times (the least-recently-used order); injectable for tests.
     let clock: @Sendable () -> Date
     let state: Mutex<State>
@@ -178,24 +182,24 @@ public final class DiskCache: Sendable {
     /// Stores an entry, replacing any under the same key; `completion` gets whether it was
     /// written (not when read-only, too large, or on a disk error).
     package func store(_ entry: CacheEntry, completion: @escaping @Sendable (Bool) -> Void) {
-        queue.async { completion(self.writeEntry(entry)) }
+        enqueueMutation({ self.writeEntry(entry) }, completion: completion)
     }
 
     /// Removes the entry under `key`; `completion` gets whether one was removed.
     package func remove(_ key: CacheKey, completion: @escaping @Sendable (Bool) -> Void) {
-        queue.async { completion(self.removeEntry(for: key)) }
+        enqueueMutation({ self.removeEntry(for: key) }, completion: completion)
     }
 
     /// Removes every entry of this store (not those of its namespaces); `completion` gets
     /// how many were removed.
     public func removeAll(completion: @escaping @Sendable (Int) -> Void) {
-        queue.async { completion(self.removeAllEntries()) }
+        enqueueMutation({ self.removeAllEntries() }, completion: completion)
     }
 
     /// Removes the entries stored (or last revalidated) before `date`; `completion` gets
     /// how many were removed.
     public func removeEntries(storedBefore date: Date, completion: @escaping @Sendable (Int) -> Void) {
-        queue.async { completion(self.removeEntries(olderThan: date)) }
+        enqueueMutation({ self.removeEntries(olderThan: date) }, completion: completion)
     }
 
     /// The bytes the entries take on disk (metadata and bodies).
@@ -211,9 +215,18 @@ public final class DiskCache: Sendable {
     /// Releases the directory's lock (another store may then write); the next operation
     /// opens the directory again. `completion` runs once it is released.
     public func close(completion: @escaping @Sendable () -> Void) {
+        enqueueMutation({ self.closeNow() }, completion: { _ in completion() })
+    }
+
+    /// Queues `apply` on the store's queue, counted in ``queuedMutations`` until it has been
+    /// applied; `completion` runs after that, so a read it starts can take the quick path.
+    func enqueueMutation<Result: Sendable>(_ apply: @escaping @Sendable () -> Result,
+                                           completion: @escaping @Sendable (Result) -> Void) {
+        queuedMutations.add(1, ordering: .sequentiallyConsistent)
         queue.async {
-            self.closeNow()
-            completion()
+            let result = apply()
+            self.queuedMutations.subtract(1, ordering: .sequentiallyConsistent)
+            completion(result)
         }
     }
 

@@ -12,8 +12,9 @@ struct PolicyRun: Sendable {
     let call: CachedCall
     private let computedKey = ComputedKey()
 
-    /// Computed where it is first needed (on the store's queue, since a file body is read to
-    /// hash it), then kept: a `.fileFirst` call needs it for its lookup and again for its store.
+    /// Computed where it is first needed (on the caller's thread for a body in memory, else on
+    /// the store's queue, since a file body is read to hash it), then kept: a `.fileFirst` call
+    /// needs it for its lookup and again for its store.
     var key: CacheKey? {
         computedKey.value { CacheKey(request: request, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders) }
     }

@@ -1,10 +1,12 @@
 import Foundation
 import HTTPCore
 
-/// How each policy runs. Every step after the start runs on the store's serial queue, so the
-/// lookups, stores and deliveries of one call happen in a fixed order.
+/// How each policy runs. A stored copy the memory tier holds is served on the caller's thread
+/// (``heldLookup(_:)``); every other step runs on the store's serial queue, so the lookups,
+/// stores and deliveries of one call happen in a fixed order.
 extension ResponseCache {
     func execute(_ run: PolicyRun) {
+        if answeredFromHeldCopy(run) { return }
         switch run.policy {
         case .networkOnly:
             // No lookup first, so the transfer starts at once; the key is only needed later.
@@ -77,11 +79,8 @@ extension ResponseCache {
         let entry = lookup(run)
         switch CacheStrategy.decide(method: request.method, requestHeaders: request.headers, stored: entry, now: clock()) {
         case .useStored(let age):
-            guard var response = entry?.response else { return fetchAndStoreHTTP(run, request) }
-            // RFC 9111 §1.2.2 caps ages at 2^31 s; the cap also keeps a damaged entry's time from
-            // overflowing the conversion.
-            response.headers["Age"] = String(Int(min(age, 2_147_483_648).rounded(.down)))
-            run.call.emit(.success(response), isFinal: true)
+            guard let entry else { return fetchAndStoreHTTP(run, request) }
+            run.call.emit(.success(ResponseCache.response(entry, age: age)), isFinal: true)
         case .unsatisfiable:
             run.call.emit(.failure(NetworkError(.cacheMiss, "only-if-cached: no fresh stored response for "
                                                     + "\(request.method) \(request.url.absoluteString)")), isFinal: true)
@@ -193,6 +192,58 @@ extension ResponseCache {
 
     /// The stored entry for the run's key, if its `Vary` fields match the request's (a
     /// mismatch, or `Vary: *`, is a miss under every policy).
+    /// Serves the call from a stored copy the memory tier holds, on the caller's thread, when
+    /// its policy would deliver that copy first: it saves the hop to the store's queue, which
+    /// costs more than the lookup. Returns whether it did; otherwise the policy runs as usual.
+    private func answeredFromHeldCopy(_ run: PolicyRun) -> Bool {
+        switch run.policy {
+        case .networkOnly, .networkFirst:
+            return false
+        case .fileFirst:
+            guard let entry = heldLookup(run) else { return false }
+            run.call.emit(.success(entry.response), isFinal: false)
+            // Started from the store's queue: on the caller's thread it would hold up the
+            // delivery just queued when the caller is on the callback queue.
+            store.queue.async { self.fetchAndStore(run) }
+        case .cacheElseNetwork(let maxAge):
+            guard !maxAge.isNaN, maxAge >= 0, let entry = heldLookup(run),
+                  max(0, clock().timeIntervalSince(entry.storedAt)) < maxAge else { return false }
+            run.call.emit(.success(entry.response), isFinal: true)
+        case .cacheOnly:
+            guard let entry = heldLookup(run) else { return false }
+            run.call.emit(.success(entry.response), isFinal: true)
+        case .http:
+            let request = run.request
+            guard request.method == .get || request.method == .head, let entry = heldLookup(run),
+                  case .useStored(let age) = CacheStrategy.decide(method: request.method, requestHeaders: request.headers,
+                                                                  stored: entry, now: clock()) else { return false }
+            run.call.emit(.success(ResponseCache.response(entry, age: age)), isFinal: true)
+        }
+        return true
+    }
+
+    /// The stored entry for `run` if the memory tier holds it unchanged
+    /// (``DiskCache/heldEntryWithoutWaiting(for:)``), read without waiting; `nil` leaves the
+    /// lookup to the store's queue. Only for a body in memory: the key of a file or stream body
+    /// needs the body read.
+    private func heldLookup(_ run: PolicyRun) -> CacheEntry? {
+        switch run.request.body {
+        case .none, .data: break
+        case .file, .multipart, .stream: return nil
+        }
+        guard !run.call.isFinished, let key = run.key, let entry = store.heldEntryWithoutWaiting(for: key),
+              CacheStrategy.varyMatches(entry, requestHeaders: run.request.headers) else { return nil }
+        return entry
+    }
+
+    /// A stored response served under `.http`, with its `Age`. RFC 9111 §1.2.2 caps ages at
+    /// 2^31 s; the cap also keeps a damaged entry's time from overflowing the conversion.
+    private static func response(_ entry: CacheEntry, age: TimeInterval) -> HTTPResponse {
+        var response = entry.response
+        response.headers["Age"] = String(Int(min(age, 2_147_483_648).rounded(.down)))
+        return response
+    }
+
     func lookup(_ run: PolicyRun) -> CacheEntry? {
         guard let entry = run.key.flatMap({ store.readEntry(for: $0) }),
               CacheStrategy.varyMatches(entry, requestHeaders: run.request.headers) else { return nil }

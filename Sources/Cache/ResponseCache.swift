@@ -110,11 +110,10 @@ public final class ResponseCache: Sendable {
     /// those the response was stored with.
     public func removeResponse(for request: HTTPRequest, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = [],
                                completion: @escaping @Sendable (Bool) -> Void) {
-        store.queue.async {
-            let removed = CacheKey(request: request, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders)
+        store.enqueueMutation({
+            CacheKey(request: request, ignoredParameters: ignoredParameters, keyHeaders: keyHeaders)
                 .map { self.store.removeEntry(for: $0) } ?? false
-            completion(removed)
-        }
+        }, completion: completion)
     }
 
     /// Removes the stored response for a request; returns whether there was one (see

@@ -4,23 +4,40 @@ import Foundation
 // `JSONDecoder` does with default keys: the first of duplicate keys wins and
 // names compare as Swift strings.
 extension JSONDocument {
-    /// Index of the value of the first member whose key is exactly the ASCII
-    /// bytes `name`, in an object whose keys are all simple ASCII.
+    /// Index of the value of the first member from `firstMember` (a key's tape
+    /// index) up to `end` whose key is exactly the ASCII bytes `name`, in an
+    /// object whose keys are all simple ASCII.
     @inline(__always)
-    func memberValue(matching name: UnsafeBufferPointer<UInt8>, object: Int, end: Int) -> Int? {
+    func memberValue(matching name: UnsafeBufferPointer<UInt8>, from firstMember: Int, to end: Int) -> Int? {
         let length = name.count
-        let base = name.baseAddress
-        var member = object + 1
+        var member = firstMember
         while member < end {
             let key = tape[member]
-            if key.length == length {
-                if length == 0 { return member + 1 }
-                if let base, memcmp(bytes + key.offset, base, length) == 0 { return member + 1 }
-            }
+            if key.length == length, Self.equal(bytes + key.offset, name) { return member + 1 }
             let value = tape[member + 1]
             member = value.isContainer ? value.end : member + 2
         }
         return nil
+    }
+
+    /// Whether the `name.count` bytes at `text` are `name`'s: eight bytes at a
+    /// time, then byte by byte, inline (keys are short; a call to memcmp for
+    /// each candidate cost more than the comparison).
+    @inline(__always)
+    private static func equal(_ text: UnsafePointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = name.baseAddress else { return true }
+        let length = name.count
+        var k = 0
+        while k &+ 8 <= length {
+            guard UnsafeRawPointer(text + k).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
+            else { return false }
+            k &+= 8
+        }
+        while k < length {
+            guard text[k] == base[k] else { return false }
+            k &+= 1
+        }
+        return true
     }
 
     /// Index of the value of the first member named `name` in the object at
@@ -29,7 +46,7 @@ extension JSONDocument {
         let entry = tape[object]
         var name = name
         if entry.has(TapeEntry.simpleKeys) {
-            if let found = name.withUTF8({ memberValue(matching: $0, object: object, end: entry.end) }) { return found }
+            if let found = name.withUTF8({ memberValue(matching: $0, from: object + 1, to: entry.end) }) { return found }
             // Only a non-ASCII name can still equal an ASCII key (canonical equivalence).
             if name.utf8.allSatisfy({ $0 < 0x80 }) { return nil }
         }

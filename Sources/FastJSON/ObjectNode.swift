@@ -12,8 +12,20 @@ final class ObjectNode: CodingPathNode {
     let impl: DecoderImpl
     let object: Int
     let end: Int
-    private let table: [String: Int]?
-    private let tableKeys: [String]
+    /// The converted-key table, or `nil` when names are matched byte for byte:
+    /// one optional reference keeps the common node small to make and free.
+    private let table: KeyTable?
+
+    /// A table from converted key to value index, with the keys in document order.
+    private final class KeyTable {
+        let indices: [String: Int]
+        let names: [String]
+
+        init(indices: [String: Int], names: [String]) {
+            self.indices = indices
+            self.names = names
+        }
+    }
 
     /// Above this many members a table beats scanning for every key.
     private static var scanLimit: Int { 32 }
@@ -26,7 +38,6 @@ final class ObjectNode: CodingPathNode {
         let options = impl.options
         if options.usesDefaultKeys, entry.has(TapeEntry.simpleKeys), entry.count <= Self.scanLimit {
             table = nil
-            tableKeys = []
             super.init(parent: parent, key: key)
             return
         }
@@ -63,17 +74,16 @@ final class ObjectNode: CodingPathNode {
             }
             member = impl.document.next(after: member + 1)
         }
-        self.table = table
-        tableKeys = keys
+        self.table = KeyTable(indices: table, names: keys)
         super.init(parent: parent, key: key)
     }
 
     /// Index of the value for `name` (first occurrence), or `nil`.
     @inline(__always)
     func valueIndex(named name: String) -> Int? {
-        if let table { return table[name] }
+        if let table { return table.indices[name] }
         var name = name
-        if let found = name.withUTF8({ impl.document.memberValue(matching: $0, object: object, end: end) }) {
+        if let found = name.withUTF8({ impl.document.memberValue(matching: $0, from: object + 1, to: end) }) {
             return found
         }
         // A non-ASCII name can still equal an ASCII key under String's
@@ -92,7 +102,7 @@ final class ObjectNode: CodingPathNode {
 
     /// Distinct key names in document order (first occurrences).
     var names: [String] {
-        if table != nil { return tableKeys }
+        if let table { return table.names }
         var names: [String] = []
         var seen = Set<String>()
         var member = object + 1

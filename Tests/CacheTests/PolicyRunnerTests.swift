@@ -300,9 +300,11 @@ struct PolicyRunnerTests {
             try seed(cache)
             let deliveries = Recorder<Delivery>()
             let network = FakeNetwork { _ in nil }
-            // Hold the store's queue so the lookup cannot run before the cancel.
+            // Hold the store's queue with a queued mutation, so the lookup cannot run before the
+            // cancel: not there, and not on this thread either (a queued mutation turns off the
+            // quick read of a held entry).
             let gate = DispatchSemaphore(value: 0)
-            cache.store.queue.async { gate.wait() }
+            cache.store.enqueueMutation({ gate.wait() }, completion: { _ in })
             let call = cache.run(.cacheOnly, request: request, queue: .global(), isCacheable: { _ in true },
                                  network: network.closure, deliver: { deliveries.append($0) })
             call.cancel()

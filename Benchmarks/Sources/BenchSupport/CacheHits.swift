@@ -36,7 +36,8 @@ public enum CacheHits {
         }
     }
 
-    /// The timed part: `count` `.fileFirst` calls over random entries among `entries`.
+    /// The timed part: `count` `.fileFirst` calls over random entries among `entries`. A
+    /// `.cacheOnly` client reports `.cached` then `.final` from its one delivery.
     public static func measure(count: Int, entries: Int, seed: UInt64 = 42, call: @escaping FileFirstCall) throws -> BenchResult {
         var generator = SplitMix64(seed: seed)
         let keys = (0..<count).map { _ in Int(generator.next() % UInt64(max(1, entries))) }

@@ -23,6 +23,9 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// the way to each call's first delivery, the stored copy (`requests` = deliveries from
     /// the cache, `seconds` = the sum of those times).
     case cacheHits = "cache-hits"
+    /// The same with `.cacheOnly` calls: one delivery each, the stored copy, timed from the call
+    /// to it; the next call starts from that delivery.
+    case cacheOnly = "cache-only"
     /// GETs of the envelope over TLS and HTTP/2 (`https` base URL, the runner's CA in
     /// `--ca-file`): `--concurrency` (100) streams in flight on `--connections` (1) connection,
     /// the next sent from a completion, each with its own URL as in `small-32`. The client first
@@ -47,7 +50,7 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// The path on the benchmark server that the scenario fetches.
     public var path: String {
         switch self {
-        case .smallSequential, .smallConcurrent, .cacheHits, .http2Concurrent, .http1TLSConcurrent: "/envelope.json"
+        case .smallSequential, .smallConcurrent, .cacheHits, .cacheOnly, .http2Concurrent, .http1TLSConcurrent: "/envelope.json"
         case .usersDecode: "/users.json"
         case .downloadFile, .downloadMemory, .streamChunks, .streamSlowRSS: "/big.bin"
         case .streamEvents: "/events.sse"

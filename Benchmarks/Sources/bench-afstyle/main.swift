@@ -8,14 +8,14 @@ import Foundation
 
 struct AFStyleClient: BenchClient {
     let name = "afstyle"
-    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits,
+    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits, .cacheOnly,
                                  .http2Concurrent, .http1TLSConcurrent]
 
     func prepare(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
         if scenario.isTLS { return try tlsConcurrent(scenario, setup) }
         // The defaults of 6 connections and 6 requests per host would cap the concurrent
         // scenario (and the cache fill) at 6 in flight.
-        let perHost = scenario == .smallConcurrent || scenario == .cacheHits ? max(32, setup.concurrency) : 6
+        let perHost = [.smallConcurrent, .cacheHits, .cacheOnly].contains(scenario) ? max(32, setup.concurrency) : 6
         let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerHost: perHost,
                                                                         maximumConcurrentRequestsPerHost: perHost))
         let manager = HTTPSessionManager(baseURL: nil, client: client)
@@ -45,7 +45,9 @@ struct AFStyleClient: BenchClient {
             let send = dataSender(manager, [url])
             return { try Driver.sequential(count: 1, send: send) }
         case .cacheHits:
-            return try cacheHits(setup, manager: manager)
+            return try cacheHits(setup, manager: manager, policy: .fileFirst)
+        case .cacheOnly:
+            return try cacheHits(setup, manager: manager, policy: .cacheOnly)
         case .http2Concurrent, .http1TLSConcurrent, .streamChunks, .streamEvents, .streamSlowRSS:
             throw BenchError("not implemented")
         }
@@ -69,7 +71,7 @@ struct AFStyleClient: BenchClient {
 
     /// Fills a store of its own in the runner's temporary folder with `.networkOnly` calls,
     /// then times the stored copies of `.fileFirst` calls (see ``CacheHits``).
-    private func cacheHits(_ setup: BenchSetup, manager: HTTPSessionManager) throws -> () throws -> BenchResult {
+    private func cacheHits(_ setup: BenchSetup, manager: HTTPSessionManager, policy: CachePolicy) throws -> () throws -> BenchResult {
         let directory = setup.cacheDirectory(client: name)
         let cache = ResponseCache(directory: directory, maximumSize: 1 << 30)
         manager.responseCache = cache
@@ -94,11 +96,15 @@ struct AFStyleClient: BenchClient {
         return {
             defer { try? FileManager.default.removeItem(at: directory) }
             return try CacheHits.measure(count: setup.count, entries: setup.entries) { entry, deliver in
-                manager.GET(urls[entry], parameters: nil, headers: nil, cachePolicy: .fileFirst, progress: nil,
+                manager.GET(urls[entry], parameters: nil, headers: nil, cachePolicy: policy, progress: nil,
                             success: { task, object in
-                                // The stored copy comes first, its task still running; the
-                                // network's answer completes the task.
-                                if task.state != .completed, task.response?.source == .cache {
+                                // Under .fileFirst the stored copy comes first, its task still
+                                // running; the network's answer completes the task. Under
+                                // .cacheOnly the stored copy is the only delivery.
+                                if policy == .cacheOnly, task.response?.source == .cache {
+                                    deliver(.cached(bytes: (object as? Data)?.count ?? 0))
+                                    deliver(.final)
+                                } else if task.state != .completed, task.response?.source == .cache {
                                     deliver(.cached(bytes: (object as? Data)?.count ?? 0))
                                 } else if task.state == .completed {
                                     deliver(.final)

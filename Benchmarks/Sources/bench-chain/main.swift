@@ -8,14 +8,14 @@ import Foundation
 
 struct ChainClient: BenchClient {
     let name = "chain"
-    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits,
+    let scenarios: [Scenario] = [.smallSequential, .smallConcurrent, .usersDecode, .downloadFile, .downloadMemory, .cacheHits, .cacheOnly,
                                  .http2Concurrent, .http1TLSConcurrent, .streamChunks, .streamEvents, .streamSlowRSS]
 
     func prepare(_ scenario: Scenario, _ setup: BenchSetup) throws -> () throws -> BenchResult {
         if scenario.isTLS { return try tlsConcurrent(scenario, setup) }
         // The defaults of 6 connections and 6 requests per host would cap the concurrent
         // scenario (and the cache fill) at 6 in flight.
-        let perHost = scenario == .smallConcurrent || scenario == .cacheHits ? max(32, setup.concurrency) : 6
+        let perHost = [.smallConcurrent, .cacheHits, .cacheOnly].contains(scenario) ? max(32, setup.concurrency) : 6
         let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerHost: perHost,
                                                                         maximumConcurrentRequestsPerHost: perHost))
         var configuration = ChainConfiguration()
@@ -44,7 +44,9 @@ struct ChainClient: BenchClient {
             let send = dataSender([request.maximumResponseSize(4 << 30)])
             return { try Driver.sequential(count: 1, send: send) }
         case .cacheHits:
-            return try cacheHits(setup, configuration: configuration)
+            return try cacheHits(setup, configuration: configuration, policy: .fileFirst)
+        case .cacheOnly:
+            return try cacheHits(setup, configuration: configuration, policy: .cacheOnly)
         case .streamChunks:
             return { try AsyncWait.run { try await Self.countBytes(request.chunks()) } }
         case .streamEvents:
@@ -95,8 +97,9 @@ struct ChainClient: BenchClient {
     }
 
     /// Fills a store of its own in the runner's temporary folder with `.networkOnly` calls,
-    /// then times the stored copies of `.fileFirst` calls (see ``CacheHits``).
-    private func cacheHits(_ setup: BenchSetup, configuration base: ChainConfiguration) throws -> () throws -> BenchResult {
+    /// then times the stored copies of `.fileFirst` or `.cacheOnly` calls (see ``CacheHits``).
+    private func cacheHits(_ setup: BenchSetup, configuration base: ChainConfiguration,
+                           policy: CachePolicy) throws -> () throws -> BenchResult {
         let directory = setup.cacheDirectory(client: name)
         var configuration = base
         configuration.cache = ResponseCache(directory: directory, maximumSize: 1 << 30)
@@ -121,12 +124,16 @@ struct ChainClient: BenchClient {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
-        let fileFirst = base.cache(.fileFirst)
+        let cached = base.cache(policy)
+        let deliversOnce = policy == .cacheOnly
         return {
             defer { try? FileManager.default.removeItem(at: directory) }
             return try CacheHits.measure(count: setup.count, entries: setup.entries) { entry, deliver in
-                fileFirst.url(urls[entry]).responseDelivery(using: .data) { delivery in
+                cached.url(urls[entry]).responseDelivery(using: .data) { delivery in
                     switch delivery.result {
+                    case .success(let data) where delivery.isFromCache && deliversOnce:
+                        deliver(.cached(bytes: data.count))
+                        deliver(.final)
                     case .success(let data) where delivery.isFromCache && !delivery.isFinal:
                         deliver(.cached(bytes: data.count))
                     case .success where delivery.isFinal:

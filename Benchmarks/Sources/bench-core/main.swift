@@ -40,7 +40,7 @@ struct CoreClient: BenchClient {
             request.maximumResponseSize = 4 << 30  // the default 100 MiB limit is below the 256 MiB file
             let send = sender(client, request)
             return { try Driver.sequential(count: 1, send: send) }
-        case .cacheHits, .http2Concurrent, .http1TLSConcurrent, .streamChunks, .streamEvents, .streamSlowRSS:
+        case .cacheHits, .cacheOnly, .http2Concurrent, .http1TLSConcurrent, .streamChunks, .streamEvents, .streamSlowRSS:
             throw BenchError("not implemented")
         }
     }

@@ -44,7 +44,7 @@ struct URLSessionClient: BenchClient {
         case .downloadMemory:
             let send = sender(session, url)
             return { try Driver.sequential(count: 1, send: send) }
-        case .cacheHits, .http2Concurrent, .http1TLSConcurrent, .streamChunks, .streamEvents, .streamSlowRSS:
+        case .cacheHits, .cacheOnly, .http2Concurrent, .http1TLSConcurrent, .streamChunks, .streamEvents, .streamSlowRSS:
             throw BenchError("not implemented")
         }
     }

@@ -1,0 +1,74 @@
+@testable import Cache
+import Dispatch
+import Foundation
+import HTTPCore
+import Testing
+
+/// A held entry read on the caller's thread: served only when nothing queued or changed on disk
+/// could make it wrong, and the policies that deliver a stored copy first take it.
+@Suite("Disk store: the quick read of a held entry", .timeLimit(.minutes(1)))
+struct HeldEntryQuickReadTests {
+    let clock = TestClock()
+    let request = HTTPRequest(url: URL(string: "https://api.example.com/items?page=1")!)
+
+    @Test("served while held and unchanged; not when the body file changed, a mutation is queued, or the access time is due")
+    func quickReadRules() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = DiskCache(directory: directory, clock: clock.function)
+            let entry = try makeEntry(request, at: clock.now)
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == nil, "nothing held before the store opens")
+            #expect(store.writeEntry(entry))
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == entry)
+
+            let gate = DispatchSemaphore(value: 0)
+            let released = DispatchSemaphore(value: 0)
+            store.enqueueMutation({ gate.wait() }, completion: { _ in released.signal() })
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == nil, "a queued mutation comes first")
+            gate.signal()
+            released.wait()
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == entry)
+
+            clock.advance(DiskCache.accessTimeResolution)
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == nil, "the access time is written on the store's queue")
+            #expect(store.readEntry(for: entry.key) == entry)
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == entry, "touched, so quick again")
+
+            let bodyName = try #require(store.state.withLock { $0.index[entry.key.fileName]?.bodyFile })
+            let bodyPath = try #require(store.path(bodyName))
+            try Data("tampered".utf8).write(to: URL(fileURLWithPath: bodyPath))
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == nil, "a changed body file is never served from memory")
+            #expect(store.readEntry(for: entry.key) == nil, "and the disk read finds it damaged")
+        }
+    }
+
+    @Test(".cacheOnly and .fileFirst deliver a held copy while the store's queue is busy; a queued removal wins")
+    func policiesTakeTheQuickRead() async throws {
+        try await withTemporaryDirectory { directory in
+            let cache = ResponseCache(directory: directory, clock: clock.function)
+            let entry = try makeEntry(request, at: clock.now)
+            #expect(cache.store.writeEntry(entry))
+            // A read (not a mutation) blocks the queue: only the quick read can answer.
+            let gate = DispatchSemaphore(value: 0)
+            cache.store.queue.async { gate.wait() }
+            defer { gate.signal() }
+            for policy in [CachePolicy.cacheOnly, .cacheElseNetwork(maxAge: 60), .fileFirst] {
+                let deliveries = Recorder<Result<HTTPResponse, NetworkError>>()
+                let network = FakeNetwork { _ in nil }
+                cache.run(policy, request: request, queue: DispatchQueue(label: "test.deliveries"), isCacheable: { _ in true },
+                          network: network.closure, deliver: { deliveries.append($0) })
+                let first = await deliveries.wait(for: 1)
+                #expect(first.map(\.bodyText) == ["stored"], "\(policy)")
+                #expect(first.map(\.source) == [.cache], "\(policy)")
+            }
+            gate.signal()
+
+            let removed = DispatchSemaphore(value: 0)
+            cache.store.removeAll { _ in removed.signal() }
+            let deliveries = Recorder<Result<HTTPResponse, NetworkError>>()
+            cache.run(.cacheOnly, request: request, queue: DispatchQueue(label: "test.deliveries"), isCacheable: { _ in true },
+                      network: FakeNetwork { _ in nil }.closure, deliver: { deliveries.append($0) })
+            #expect(await deliveries.wait(for: 1).map(\.errorKind) == [.cacheMiss], "removed before the read, so a miss")
+            removed.wait()
+        }
+    }
+}
