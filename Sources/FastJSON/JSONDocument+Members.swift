@@ -58,6 +58,32 @@ extension JSONDocument {
         return nil
     }
 
+    /// Index of the value of the last member named `name` in the object at
+    /// `object`, as `JSONSerialization` keeps it; throws as `member(named:inObject:)`.
+    func lastMember(named name: String, inObject object: Int) throws -> Int? {
+        let entry = tape[object]
+        var name = name
+        if entry.has(TapeEntry.simpleKeys) {
+            let found = name.withUTF8 { bytes -> Int? in
+                var last: Int?
+                var from = object + 1
+                while let value = memberValue(matching: bytes, from: from, to: entry.end) {
+                    last = value
+                    from = next(after: value)
+                }
+                return last
+            }
+            if found != nil || name.utf8.allSatisfy({ $0 < 0x80 }) { return found }
+        }
+        var last: Int?
+        var member = object + 1
+        while member < entry.end {
+            if try string(at: member) == name { last = member + 1 }
+            member = next(after: member + 1)
+        }
+        return last
+    }
+
     /// Index of element `position` of the array at `array`, if it has one.
     func element(_ position: Int, inArray array: Int) -> Int? {
         let entry = tape[array]

@@ -123,6 +123,13 @@ public struct JSONValue: Sendable, CustomStringConvertible {
         return JSONValue(document: document, index: found)
     }
 
+    /// The value of the last member named `key` of an object, the one
+    /// `JSONSerialization` keeps; `nil` if there is none or this is not an object.
+    package func lastMember(named key: String) -> JSONValue? {
+        guard entry.kind == .object, let found = try? document.lastMember(named: key, inObject: index) else { return nil }
+        return JSONValue(document: document, index: found)
+    }
+
     /// Element `position` of an array; `nil` if out of range or not an array.
     public subscript(position: Int) -> JSONValue? {
         guard entry.kind == .array, let found = document.element(position, inArray: index) else { return nil }

@@ -39,9 +39,9 @@ struct JSONBox: @unchecked Sendable {
 /// parallel tests must not share theirs.
 func unique() -> String { UUID().uuidString }
 
-/// A port on 127.0.0.1 that nothing listens on: bound by the kernel's choice, then closed.
+/// A port on 127.0.0.1 where connections are refused, held for the test process's life.
 func closedPort() throws -> UInt16 {
-    UInt16(try PeerProcess.freePort())
+    UInt16(try PeerProcess.refusingPort())
 }
 
 // MARK: Collecting callbacks

@@ -225,20 +225,40 @@ public final class PeerProcess: Sendable {
     /// peer that loses the race to another program fails to start; its launcher tries again.
     /// - Throws: ``TestFailure`` when no socket can be bound.
     public static func freePort() throws -> Int {
+        let (fd, port) = try boundLoopbackSocket()
+        close(fd)
+        return port
+    }
+
+    /// A TCP port on 127.0.0.1 where every connection is refused for as long as this test
+    /// process runs: a socket bound to it that never listens holds it, so no peer started in
+    /// parallel can be given it (as it can a port from ``freePort()``).
+    /// - Throws: ``TestFailure`` when no socket could be bound.
+    public static func refusingPort() throws -> Int {
+        try refusing.get()
+    }
+
+    private static let refusing = Result { () throws(TestFailure) -> Int in
+        // Held until the process exits, on purpose.
+        try boundLoopbackSocket().port
+    }
+
+    private static func boundLoopbackSocket() throws(TestFailure) -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket() failed") }
-        defer { close(fd) }
         var address = loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else { throw TestFailure("bind() failed") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
+        let named = bound == 0 ? withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        } : -1
+        guard named == 0 else {
+            close(fd)
+            throw TestFailure(bound == 0 ? "getsockname() failed" : "bind() failed")
         }
-        guard named == 0 else { throw TestFailure("getsockname() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Runs a short-lived tool (`openssl`) through `env` to its end and returns its standard

@@ -179,7 +179,7 @@ struct ProxyReachTests {
     /// (set here, the variable would route the suites running in parallel through it).
     @Test(.enabled(if: ProcessInfo.processInfo.environment[Self.childVariable] == nil))
     func noneIgnoresTheEnvironmentsProxy() async throws {
-        let closedPort = try PeerProcess.freePort()
+        let closedPort = try PeerProcess.refusingPort()
         var environment = ProcessInfo.processInfo.environment
         environment[Self.childVariable] = "1"
         environment["http_proxy"] = "http://127.0.0.1:\(closedPort)"

@@ -16,21 +16,30 @@ import HTTPFeatures
 public protocol HandyJSON: Codable, DefaultsDecodable {}
 
 extension HandyJSON {
-    /// Decodes a model from JSON text, at a dotted `designatedPath` (`"data.returnData.comics"`;
-    /// default `nil`: the whole text); `nil` when the text is `nil`, not JSON, or does not
-    /// decode even tolerantly.
+    /// Decodes a model from JSON text, at a dotted `designatedPath` (`"data.returnData.comic"`;
+    /// default `nil`: the whole text); `nil` when the text is `nil` or not JSON, when the path
+    /// is missing or names something other than an object (the walk goes through objects
+    /// only, as HandyJSON's), or when the object does not decode even tolerantly.
     public static func deserialize(from json: String?, designatedPath: String? = nil) -> Self? {
-        guard let json else { return nil }
-        return try? JSONDecoding.tolerant().decode(Self.self, from: Data(json.utf8), atKeyPath: designatedPath)
+        guard let json, let root = try? JSONValue(parsing: json) else { return nil }
+        return deserialize(from: root, designatedPath: designatedPath)
     }
 
     /// Decodes a model from Foundation objects (`[String: Any]` as `JSONSerialization` makes),
-    /// at `designatedPath` (default `nil`); `nil` when the dictionary is `nil`, holds values
-    /// JSON has no form for, or does not decode.
+    /// at `designatedPath` (default `nil`), as `deserialize(from:designatedPath:)`
+    /// does from text; `nil` when the dictionary is `nil` or holds values JSON has no form for.
     public static func deserialize(from dict: [String: Any]?, designatedPath: String? = nil) -> Self? {
-        guard let dict, JSONSerialization.isValidJSONObject(dict),
-              let data = try? JSONSerialization.data(withJSONObject: dict) else { return nil }
-        return try? JSONDecoding.tolerant().decode(Self.self, from: data, atKeyPath: designatedPath)
+        guard let dict, let data = try? JSONSerialization.data(withJSONObject: dict),
+              // The nesting is what the caller holds already; the parse is not recursive.
+              let root = try? JSONValue(parsing: data, maximumDepth: .max)
+        else { return nil }
+        return deserialize(from: root, designatedPath: designatedPath)
+    }
+
+    /// The object at `designatedPath` in `root`, decoded tolerantly; `nil` when there is none.
+    static func deserialize(from root: JSONValue, designatedPath: String?) -> Self? {
+        guard let object = root.designated(by: designatedPath), object.kind == .object else { return nil }
+        return try? JSONDecoding.tolerant().decode(Self.self, from: object.rawData)
     }
 
     /// The model as Foundation objects (FastJSON parses what `JSONEncoder` wrote); `nil` when

@@ -140,15 +140,15 @@ public final class Map {
         Map.store(stored, at: components[...], in: &written)
     }
 
-    /// Walks `components`; a `null` on the way ends the walk as present with no value, as in
-    /// ObjectMapper.
+    /// Walks `components`; a `null` on the way ends the walk as present with no value, and of
+    /// duplicate keys the last wins, as in ObjectMapper over `JSONSerialization`'s objects.
     private static func lookup(_ components: ArraySlice<String>, in root: JSONValue) -> (Bool, JSONValue?) {
         var current = root
         for (offset, component) in components.enumerated() {
             let next: JSONValue?
             switch current.kind {
             case .object:
-                next = current[component]
+                next = current.lastMember(named: component)
             case .array:
                 next = Int(component).flatMap { $0 >= 0 ? current[$0] : nil }
             default:

@@ -89,11 +89,12 @@ extension Array: MapScalar where Element: MapScalar {
 }
 
 extension Dictionary: MapScalar where Key == String, Value: MapScalar {
-    /// All values or nothing; the first of duplicate keys wins, as elsewhere in FastJSON.
+    /// All values or nothing; the last of duplicate keys wins and the values it replaces are
+    /// not converted, as with `JSONSerialization`'s objects.
     init?(mapping json: JSONValue) {
         guard json.kind == .object else { return nil }
         var dictionary: [String: Value] = [:]
-        for (key, member) in json.members where dictionary[key] == nil {
+        for (key, member) in json.members.reversed() where dictionary[key] == nil {
             guard let value = Value(mapping: member) else { return nil }
             dictionary[key] = value
         }

@@ -62,13 +62,15 @@ public struct Mapper<N: BaseMappable> {
     }
 
     /// The models made from a parsed object of objects (rejected ones dropped); `nil` when it
-    /// is not an object or a value is not an object.
+    /// is not an object or a value is not an object. Of duplicate keys the last wins, and the
+    /// values it replaces are not looked at, as with `JSONSerialization`'s objects.
     func mapDictionary(_ json: JSONValue) -> [String: N]? {
         guard json.kind == .object else { return nil }
         var models: [String: N] = [:]
-        for (key, member) in json.members {
+        var seen: Set<String> = []
+        for (key, member) in json.members.reversed() where seen.insert(key).inserted {
             guard member.kind == .object else { return nil }
-            if models[key] == nil, let model = map(member) { models[key] = model }
+            if let model = map(member) { models[key] = model }
         }
         return models
     }
@@ -103,16 +105,19 @@ public struct Mapper<N: BaseMappable> {
         Mapper.text(toJSONArray(array), prettyPrint: prettyPrint)
     }
 
+    // `data(withJSONObject:)` alone decides what can be written: on Linux it throws for values
+    // JSON has no form for, and `isValidJSONObject` would also refuse nesting past 512 levels.
     static func text(_ object: Any, prettyPrint: Bool) -> String? {
-        guard JSONSerialization.isValidJSONObject(object),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: prettyPrint ? [.prettyPrinted] : [])
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: prettyPrint ? [.prettyPrinted] : [])
         else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The caller's objects as a parsed value. The nesting is what the caller already holds in
+    /// memory and `JSONSerialization` just wrote, so it is not limited again (the walk that
+    /// parses is not recursive).
     private static func parse(_ object: [String: Any]) -> JSONValue? {
-        guard JSONSerialization.isValidJSONObject(object),
-              let data = try? JSONSerialization.data(withJSONObject: object) else { return nil }
-        return try? JSONValue(parsing: data)
+        guard let data = try? JSONSerialization.data(withJSONObject: object) else { return nil }
+        return try? JSONValue(parsing: data, maximumDepth: .max)
     }
 }

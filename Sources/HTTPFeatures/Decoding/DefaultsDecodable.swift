@@ -11,7 +11,9 @@ import HTTPCore
 ///   key decoding strategy); a `CodingKeys` case with a different raw value gets the type's
 ///   zero instead;
 /// - a property wrapper's default is found under the property's name (its storage `_name`);
-/// - a class's inherited properties are included (the mirror's superclass chain).
+/// - a class's inherited properties are included (the mirror's superclass chain);
+/// - a raw value an enum property has no case for also gives its declared default, as in
+///   HandyJSON (a raw value of the wrong type still fails the decode).
 public protocol DefaultsDecodable: Decodable {
     /// A value holding the declared defaults.
     init()

@@ -8,7 +8,8 @@ import HTTPCore
 /// - A missing key or `null` gives the declared default (``DefaultsDecodable``), else the
 ///   type's empty value (``TolerantDefault``), else a ``DefaultsDecodable`` type's `init()`,
 ///   else the type decoded tolerantly from nothing (all its keys missing); when that fails too,
-///   the backend's own error (`keyNotFound`, `valueNotFound`).
+///   the backend's own error (`keyNotFound`, `valueNotFound`). An enum's unknown raw value
+///   gives the declared default too.
 /// - Scalars convert as ``LenientScalar`` says; what does not convert throws the
 ///   `typeMismatch` ``LenientScalar`` throws, at the value's coding path.
 /// - ``TolerantPassthrough`` types are read by the backend unchanged.

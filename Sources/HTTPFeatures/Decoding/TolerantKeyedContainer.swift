@@ -26,14 +26,33 @@ struct TolerantKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return try inner.decode(T.self, forKey: key)
         }
         if T.self is any TolerantPassthrough.Type { return try inner.decode(T.self, forKey: key) }
-        return try TolerantDecoder.decode(T.self, from: inner.superDecoder(forKey: key))
+        do {
+            return try TolerantDecoder.decode(T.self, from: inner.superDecoder(forKey: key))
+        } catch let error where isUnknownRawValue(error, of: T.self, at: key) {
+            guard let value = defaults[key.stringValue] as? T else { throw error }
+            return value
+        }
     }
 
     /// A missing key or `null` gives the declared default when there is one (even for an
-    /// optional), else `nil`.
+    /// optional), else `nil`; so does a raw value the enum has no case for.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if try decodeNil(forKey: key) { return defaults[key.stringValue].flatMap { $0 as? T } }
-        return try decode(T.self, forKey: key)
+        do {
+            return try decode(T.self, forKey: key)
+        } catch let error where isUnknownRawValue(error, of: T.self, at: key) {
+            guard let value = defaults[key.stringValue] else { throw error }
+            return value as? T
+        }
+    }
+
+    /// Whether `error` is an enum's own rejection of the raw value at `key` (the
+    /// `dataCorrupted` of `RawRepresentable`'s `init(from:)`), which the declared default
+    /// stands in for, as in HandyJSON; a raw value of the wrong type still fails.
+    private func isUnknownRawValue<T>(_ error: any Error, of type: T.Type, at key: Key) -> Bool {
+        guard T.self is any RawRepresentable.Type, defaults[key.stringValue] != nil,
+              case DecodingError.dataCorrupted(let context) = error else { return false }
+        return context.codingPath.map(\.stringValue) == (codingPath + [key]).map(\.stringValue)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
