@@ -134,7 +134,10 @@ final class CurlEngine: @unchecked Sendable {
         }
         scheduler = DeliveryScheduler(tuning: delivery)
 
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            Self.prepareLoopThread(named: name)
+            run()
+        }
         thread.name = name
         thread.start()
     }
