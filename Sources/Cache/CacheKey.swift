@@ -36,7 +36,11 @@ package struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConve
     /// Wraps a key text as produced by ``rawValue`` (no checking).
     package init(rawValue: String) {
         self.rawValue = rawValue
-        self.fileName = SHA256.hexDigest(rawValue)
+        // Hashed straight from the string's storage: no copy of the text into an array.
+        var text = rawValue
+        var hasher = SHA256()
+        text.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
+        self.fileName = SHA256.hexString(hasher.finalize())
     }
 
     /// The key of a request.
@@ -54,18 +58,41 @@ package struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConve
     /// - Returns: `nil` when the request cannot be cached: a multipart body, a file body that
     ///   cannot be read, a download to a file, or a URL without scheme or host.
     package init?(request: HTTPRequest, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = []) {
-        // One parse of the URL serves both the canonical form and the credentials digest.
-        guard request.download == nil,
-              let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
-              let url = CacheKey.canonicalURL(components, ignoredParameters: ignoredParameters),
-              let body = CacheKey.bodyDigest(request.body, contentType: request.headers["Content-Type"],
+        guard request.download == nil else { return nil }
+        let url: String
+        let userInfo: String?
+        if let onePass = CacheKey.onePassCanonicalURL(request.url.absoluteString, ignoredParameters: ignoredParameters) {
+            // The one-pass form takes no URL with a user in it.
+            url = onePass
+            userInfo = nil
+        } else {
+            // One parse of the URL serves both the canonical form and the credentials digest.
+            guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
+                  let canonical = CacheKey.canonicalURL(components, ignoredParameters: ignoredParameters)
+            else { return nil }
+            url = canonical
+            userInfo = CacheKey.userInfo(components)
+        }
+        guard let body = CacheKey.bodyDigest(request.body, contentType: request.headers["Content-Type"],
                                              ignoredParameters: ignoredParameters)
         else { return nil }
-        let credentials = CacheKey.credentialsDigest(request, components: components, keyHeaders: keyHeaders)
-        var lines = [CacheKey.version, request.method.rawValue, url, "body:" + body, "credentials:" + credentials]
+        let credentials = CacheKey.credentialsDigest(request, userInfo: userInfo, keyHeaders: keyHeaders)
+        var text = CacheKey.version
+        text.reserveCapacity(CacheKey.version.utf8.count + url.utf8.count + body.utf8.count + credentials.utf8.count + 40)
+        text += "\n"
+        text += request.method.rawValue
+        text += "\n"
+        text += url
+        text += "\nbody:"
+        text += body
+        text += "\ncredentials:"
+        text += credentials
         // `http://localhost/info` over two sockets is two servers' answers.
-        if let socket = request.unixSocketPath { lines.append("socket:" + socket) }
-        self.init(rawValue: lines.joined(separator: "\n"))
+        if let socket = request.unixSocketPath {
+            text += "\nsocket:"
+            text += socket
+        }
+        self.init(rawValue: text)
     }
 
     /// The key text (``rawValue``); it holds a digest of the credentials, never the credentials.
