@@ -11,26 +11,39 @@ extension CacheKey {
     /// part of a held hit's cost; the produced text is the same byte for byte (the key names
     /// the entry's file).
     static func onePassCanonicalURL(_ text: String, ignoredParameters: Set<String>) -> String? {
-        var text = text
-        return text.withUTF8 { bytes in onePassCanonicalURL(bytes, ignoredParameters: ignoredParameters) }
+        var output: [UInt8] = []
+        guard appendOnePassCanonicalURL(text, ignoredParameters: ignoredParameters, to: &output) else { return nil }
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private static func onePassCanonicalURL(_ bytes: UnsafeBufferPointer<UInt8>, ignoredParameters: Set<String>) -> String? {
+    /// ``onePassCanonicalURL(_:ignoredParameters:)`` appended to `output` (the key's text);
+    /// `false`, with `output` as it was, when the URL is left to `URLComponents`.
+    static func appendOnePassCanonicalURL(_ text: String, ignoredParameters: Set<String>, to output: inout [UInt8]) -> Bool {
+        let start = output.count
+        var text = text
+        let appended = text.withUTF8 { bytes in appendOnePassCanonicalURL(bytes, ignoredParameters: ignoredParameters, to: &output) }
+        if !appended { output.removeSubrange(start...) }
+        return appended
+    }
+
+    private static func appendOnePassCanonicalURL(_ bytes: UnsafeBufferPointer<UInt8>, ignoredParameters: Set<String>,
+                                                  to output: inout [UInt8]) -> Bool {
         let end = bytes.count
         // Scheme: a letter, then letters, digits, `+`, `-`, `.`.
         var index = 0
-        guard end > 0, isASCIILetter(bytes[0]) else { return nil }
+        guard end > 0, isASCIILetter(bytes[0]) else { return false }
         while index < end, isSchemeByte(bytes[index]) { index += 1 }
         let schemeEnd = index
         guard end - index >= 3, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
-              bytes[index + 2] == UInt8(ascii: "/") else { return nil }
+              bytes[index + 2] == UInt8(ascii: "/") else { return false }
         index += 3
-        var output: [UInt8] = []
-        output.reserveCapacity(end + 8)
+        let schemeStart = output.count
+        output.reserveCapacity(schemeStart + end + 8)
         for byte in bytes[0..<schemeEnd] { output.append(lowercased(byte)) }
-        if output.count >= 5, output[(output.count - 5)...].elementsEqual("+unix".utf8) { return nil }
-        let isHTTP = output.elementsEqual("http".utf8)
-        let isHTTPS = output.elementsEqual("https".utf8)
+        let scheme = output[schemeStart...]
+        if scheme.count >= 5, scheme.suffix(5).elementsEqual("+unix".utf8) { return false }
+        let isHTTP = scheme.elementsEqual("http".utf8)
+        let isHTTPS = scheme.elementsEqual("https".utf8)
         output.append(contentsOf: "://".utf8)
         // Host.
         let hostStart = index
@@ -41,7 +54,7 @@ extension CacheKey {
         // `URLComponents` shows a punycode label (`xn--…`) as percent-encoded Unicode: that
         // host is left to it.
         let host = output[(output.count - (index - hostStart))...]
-        guard index > hostStart, !containsPunycodeLabel(host) else { return nil }
+        guard index > hostStart, !containsPunycodeLabel(host) else { return false }
         // Port: 1 to 5 digits, at most 65535; the scheme's default is dropped.
         if index < end, bytes[index] == UInt8(ascii: ":") {
             index += 1
@@ -50,9 +63,9 @@ extension CacheKey {
             while index < end, isDigit(bytes[index]) {
                 port = port * 10 + Int(bytes[index] - UInt8(ascii: "0"))
                 index += 1
-                guard index - portStart <= 5 else { return nil }
+                guard index - portStart <= 5 else { return false }
             }
-            guard index > portStart, port <= 65535 else { return nil }
+            guard index > portStart, port <= 65535 else { return false }
             if !(isHTTP && port == 80), !(isHTTPS && port == 443) {
                 output.append(UInt8(ascii: ":"))
                 output.append(contentsOf: String(port).utf8)
@@ -61,7 +74,7 @@ extension CacheKey {
         // What follows the authority must start the path, query or fragment (anything else,
         // such as `@` or `[`, is a form left to `URLComponents`).
         guard index == end || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
-                || bytes[index] == UInt8(ascii: "#") else { return nil }
+                || bytes[index] == UInt8(ascii: "#") else { return false }
         // Path, query and fragment: only the bytes RFC 3986 allows there, escapes well formed.
         var queryStart: Int?
         var fragmentStart: Int?
@@ -69,7 +82,7 @@ extension CacheKey {
         while scan < end {
             let byte = bytes[scan]
             if byte == UInt8(ascii: "%") {
-                guard end - scan >= 3, isHexDigit(bytes[scan + 1]), isHexDigit(bytes[scan + 2]) else { return nil }
+                guard end - scan >= 3, isHexDigit(bytes[scan + 1]), isHexDigit(bytes[scan + 2]) else { return false }
                 scan += 3
                 continue
             }
@@ -78,7 +91,7 @@ extension CacheKey {
             } else if byte == UInt8(ascii: "#"), fragmentStart == nil {
                 fragmentStart = scan
             } else if !isPathQueryOrFragmentByte(byte) {
-                return nil
+                return false
             }
             scan += 1
         }
@@ -92,7 +105,7 @@ extension CacheKey {
             let query = UnsafeBufferPointer(rebasing: bytes[(queryStart + 1)..<(fragmentStart ?? end)])
             appendCanonicalQuery(query, ignoredParameters: ignoredParameters, to: &output)
         }
-        return String(decoding: output, as: UTF8.self)
+        return true
     }
 
     /// ``canonicalQuery(_:ignoredParameters:)`` on the bytes of an ASCII query, appended to

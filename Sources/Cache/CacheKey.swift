@@ -35,12 +35,32 @@ package struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConve
 
     /// Wraps a key text as produced by ``rawValue`` (no checking).
     package init(rawValue: String) {
-        self.rawValue = rawValue
-        // Hashed straight from the string's storage: no copy of the text into an array.
         var text = rawValue
+        self = text.withUTF8 { CacheKey(rawValue: rawValue, bytes: $0) }
+    }
+
+    /// A key text and its UTF-8 bytes, hashed as they are (no copy into an array).
+    private init(rawValue: String, bytes: UnsafeBufferPointer<UInt8>) {
+        self.rawValue = rawValue
         var hasher = SHA256()
-        text.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
-        self.fileName = SHA256.hexString(hasher.finalize())
+        hasher.update(UnsafeRawBufferPointer(bytes))
+        self.fileName = CacheKey.lowerCaseHex(hasher.finalize())
+    }
+
+    /// `SHA256.hexString(_:)`'s text, written here: that one is generic over a sequence and,
+    /// called from this module unspecialised, cost more than the hash.
+    private static func lowerCaseHex(_ digest: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
+            for (offset, byte) in digest.enumerated() {
+                buffer[2 * offset] = hexDigit(byte >> 4)
+                buffer[2 * offset + 1] = hexDigit(byte & 0x0F)
+            }
+            return digest.count * 2
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// The key of a request.
@@ -59,40 +79,39 @@ package struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConve
     ///   cannot be read, a download to a file, or a URL without scheme or host.
     package init?(request: HTTPRequest, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = []) {
         guard request.download == nil else { return nil }
-        let url: String
+        // The text is assembled as bytes (one string made at the end) in this order: the
+        // version tag, method, canonical URL, body digest, credentials digest, socket.
+        var text: [UInt8] = []
+        text.reserveCapacity(256)
+        text.append(contentsOf: CacheKey.version.utf8)
+        text.append(UInt8(ascii: "\n"))
+        text.append(contentsOf: request.method.rawValue.utf8)
+        text.append(UInt8(ascii: "\n"))
         let userInfo: String?
-        if let onePass = CacheKey.onePassCanonicalURL(request.url.absoluteString, ignoredParameters: ignoredParameters) {
+        if CacheKey.appendOnePassCanonicalURL(request.url.absoluteString, ignoredParameters: ignoredParameters, to: &text) {
             // The one-pass form takes no URL with a user in it.
-            url = onePass
             userInfo = nil
         } else {
             // One parse of the URL serves both the canonical form and the credentials digest.
             guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
                   let canonical = CacheKey.canonicalURL(components, ignoredParameters: ignoredParameters)
             else { return nil }
-            url = canonical
+            text.append(contentsOf: canonical.utf8)
             userInfo = CacheKey.userInfo(components)
         }
         guard let body = CacheKey.bodyDigest(request.body, contentType: request.headers["Content-Type"],
                                              ignoredParameters: ignoredParameters)
         else { return nil }
-        let credentials = CacheKey.credentialsDigest(request, userInfo: userInfo, keyHeaders: keyHeaders)
-        var text = CacheKey.version
-        text.reserveCapacity(CacheKey.version.utf8.count + url.utf8.count + body.utf8.count + credentials.utf8.count + 40)
-        text += "\n"
-        text += request.method.rawValue
-        text += "\n"
-        text += url
-        text += "\nbody:"
-        text += body
-        text += "\ncredentials:"
-        text += credentials
+        text.append(contentsOf: "\nbody:".utf8)
+        text.append(contentsOf: body.utf8)
+        text.append(contentsOf: "\ncredentials:".utf8)
+        text.append(contentsOf: CacheKey.credentialsDigest(request, userInfo: userInfo, keyHeaders: keyHeaders).utf8)
         // `http://localhost/info` over two sockets is two servers' answers.
         if let socket = request.unixSocketPath {
-            text += "\nsocket:"
-            text += socket
+            text.append(contentsOf: "\nsocket:".utf8)
+            text.append(contentsOf: socket.utf8)
         }
-        self.init(rawValue: text)
+        self = text.withUnsafeBufferPointer { CacheKey(rawValue: String(decoding: $0, as: UTF8.self), bytes: $0) }
     }
 
     /// The key text (``rawValue``); it holds a digest of the credentials, never the credentials.
