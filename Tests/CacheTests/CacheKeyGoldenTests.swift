@@ -99,6 +99,16 @@ struct CacheKeyGoldenTests {
         #expect(key.fileName == expected.fileName)
     }
 
+    @Test("a request over a Unix socket ends its key text with the socket's path")
+    func socket() throws {
+        var request = HTTPRequest(url: try #require(URL(string: "http://localhost/info?b=2&a=1")))
+        request.unixSocketPath = "/var/run/App.sock"
+        let key = try #require(CacheKey(request: request))
+        #expect(key.rawValue == "chain-cache-key/1\nGET\nhttp://localhost/info?a=1&b=2\nbody:none\ncredentials:none\nsocket:/var/run/App.sock")
+        // SHA-256 of that text, as the lines joined by the former code were hashed.
+        #expect(key.fileName == "f15f8d77e98c247c6f2c72660eec5d4ab18f5075b4ff822df2365ca20c1fdff8")
+    }
+
     @Test("the corpus and its expectations line up")
     func corpusComplete() {
         #expect(CacheKeyGoldenTests.corpus.count == CacheKeyGoldenTests.expected.count)
