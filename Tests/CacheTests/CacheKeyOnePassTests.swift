@@ -29,11 +29,12 @@ struct CacheKeyOnePassTests {
         "https://e.com/p?%2B=+&+=%2B&%26=%3D", "https://e.com:0/p", "https://e.com:443", "http://e.com:8080?x#y",
     ]
 
-    /// Forms the one-pass form leaves to `URLComponents`.
+    /// Forms the one-pass form is not for (users, IPv6, sockets, IDN and punycode, bad ports or
+    /// escapes, no `//`): where it answers anyway, it must still agree.
     static let unusualURLs = [
         "https://user:secret@e.com/p", "https://user@e.com/p", "https://@e.com/p", "http://[::1]:8080/a",
-        "http://[2001:DB8::1]/a?b=1", "http+unix://%2Fvar%2Frun%2FDocker.sock/info?all=1", "http://b%C3%BCcher.example/", "http://xn--bcher-kva.example/p",
-        "http://www.XN--bcher-kva.example/", "http://b\u{FC}cher.example/p?q=1",
+        "http://[2001:DB8::1]/a?b=1", "http+unix://%2Fvar%2Frun%2FDocker.sock/info?all=1", "http://b%C3%BCcher.example/",
+        "http://xn--bcher-kva.example/p", "http://www.XN--bcher-kva.example/", "http://b\u{FC}cher.example/p?q=1",
         "https://e.com:99999/p", "https://e.com:/p", "https://e.com:123456/p", "mailto:someone@example.com", "https:e.com/p",
         "https://e.com/p?r=%zz", "https://e.com/p?t=%", "https://e.com/a%2", "https://e.com/p#a#b",
     ]
