@@ -9,7 +9,8 @@ extension CacheKey {
     /// order, since `ids[]=1&ids[]=2` and `ids[]=2&ids[]=1` are different lists), and ignored
     /// parameters removed. `nil` without a scheme or host.
     package static func canonicalURL(_ url: URL, ignoredParameters: Set<String> = []) -> String? {
-        URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap { canonicalURL($0, ignoredParameters: ignoredParameters) }
+        onePassCanonicalURL(url.absoluteString, ignoredParameters: ignoredParameters)
+            ?? URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap { canonicalURL($0, ignoredParameters: ignoredParameters) }
     }
 
     static func canonicalURL(_ components: URLComponents, ignoredParameters: Set<String>) -> String? {
@@ -156,9 +157,15 @@ extension CacheKey {
         return SHA256.hexString(hasher.finalize())
     }
 
+    /// The credentials digest's line for a user in the URL, `nil` without one.
+    static func userInfo(_ components: URLComponents) -> String? {
+        guard components.percentEncodedUser != nil || components.percentEncodedPassword != nil else { return nil }
+        return "userinfo:" + (components.percentEncodedUser ?? "") + ":" + (components.percentEncodedPassword ?? "")
+    }
+
     /// A digest of everything that identifies the user (credential-like headers, a user in
     /// the URL, a proxy's and the origin's credentials) and of the key headers, `"none"` when there is nothing of that.
-    static func credentialsDigest(_ request: HTTPRequest, components: URLComponents, keyHeaders: Set<String>) -> String {
+    static func credentialsDigest(_ request: HTTPRequest, userInfo: String?, keyHeaders: Set<String>) -> String {
         var parts: [String] = []
         let extra = keyHeaders.isEmpty ? [] : Set(keyHeaders.map { $0.lowercased() })
         // Sorted by name, each with its values in order: the order of fields does not matter,
@@ -168,9 +175,7 @@ extension CacheKey {
         for name in names.sorted() {
             parts.append(name + ":" + request.headers.values(for: name).joined(separator: "\n"))
         }
-        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
-            parts.append("userinfo:" + (components.percentEncodedUser ?? "") + ":" + (components.percentEncodedPassword ?? ""))
-        }
+        if let userInfo { parts.append(userInfo) }
         // A proxy that authenticates may answer per user (a filtering proxy, a captive
         // portal): its credentials select the entry like the origin's do.
         if let credentials = request.proxy.credentials {

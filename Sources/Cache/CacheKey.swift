@@ -35,8 +35,32 @@ package struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConve
 
     /// Wraps a key text as produced by ``rawValue`` (no checking).
     package init(rawValue: String) {
+        var text = rawValue
+        self = text.withUTF8 { CacheKey(rawValue: rawValue, bytes: $0) }
+    }
+
+    /// A key text and its UTF-8 bytes, hashed as they are (no copy into an array).
+    private init(rawValue: String, bytes: UnsafeBufferPointer<UInt8>) {
         self.rawValue = rawValue
-        self.fileName = SHA256.hexDigest(rawValue)
+        var hasher = SHA256()
+        hasher.update(UnsafeRawBufferPointer(bytes))
+        self.fileName = CacheKey.lowerCaseHex(hasher.finalize())
+    }
+
+    /// `SHA256.hexString(_:)`'s text, written here: that one is generic over a sequence and,
+    /// called from this module unspecialised, cost more than the hash.
+    private static func lowerCaseHex(_ digest: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
+            for (offset, byte) in digest.enumerated() {
+                buffer[2 * offset] = hexDigit(byte >> 4)
+                buffer[2 * offset + 1] = hexDigit(byte & 0x0F)
+            }
+            return digest.count * 2
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// The key of a request.
@@ -54,18 +78,40 @@ package struct CacheKey: Sendable, Hashable, RawRepresentable, CustomStringConve
     /// - Returns: `nil` when the request cannot be cached: a multipart body, a file body that
     ///   cannot be read, a download to a file, or a URL without scheme or host.
     package init?(request: HTTPRequest, ignoredParameters: Set<String> = [], keyHeaders: Set<String> = []) {
-        // One parse of the URL serves both the canonical form and the credentials digest.
-        guard request.download == nil,
-              let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
-              let url = CacheKey.canonicalURL(components, ignoredParameters: ignoredParameters),
-              let body = CacheKey.bodyDigest(request.body, contentType: request.headers["Content-Type"],
+        guard request.download == nil else { return nil }
+        // The text is assembled as bytes (one string made at the end) in this order: the
+        // version tag, method, canonical URL, body digest, credentials digest, socket.
+        var text: [UInt8] = []
+        text.reserveCapacity(256)
+        text.append(contentsOf: CacheKey.version.utf8)
+        text.append(UInt8(ascii: "\n"))
+        text.append(contentsOf: request.method.rawValue.utf8)
+        text.append(UInt8(ascii: "\n"))
+        let userInfo: String?
+        if CacheKey.appendOnePassCanonicalURL(request.url.absoluteString, ignoredParameters: ignoredParameters, to: &text) {
+            // The one-pass form takes no URL with a user in it.
+            userInfo = nil
+        } else {
+            // One parse of the URL serves both the canonical form and the credentials digest.
+            guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true),
+                  let canonical = CacheKey.canonicalURL(components, ignoredParameters: ignoredParameters)
+            else { return nil }
+            text.append(contentsOf: canonical.utf8)
+            userInfo = CacheKey.userInfo(components)
+        }
+        guard let body = CacheKey.bodyDigest(request.body, contentType: request.headers["Content-Type"],
                                              ignoredParameters: ignoredParameters)
         else { return nil }
-        let credentials = CacheKey.credentialsDigest(request, components: components, keyHeaders: keyHeaders)
-        var lines = [CacheKey.version, request.method.rawValue, url, "body:" + body, "credentials:" + credentials]
+        text.append(contentsOf: "\nbody:".utf8)
+        text.append(contentsOf: body.utf8)
+        text.append(contentsOf: "\ncredentials:".utf8)
+        text.append(contentsOf: CacheKey.credentialsDigest(request, userInfo: userInfo, keyHeaders: keyHeaders).utf8)
         // `http://localhost/info` over two sockets is two servers' answers.
-        if let socket = request.unixSocketPath { lines.append("socket:" + socket) }
-        self.init(rawValue: lines.joined(separator: "\n"))
+        if let socket = request.unixSocketPath {
+            text.append(contentsOf: "\nsocket:".utf8)
+            text.append(contentsOf: socket.utf8)
+        }
+        self = text.withUnsafeBufferPointer { CacheKey(rawValue: String(decoding: $0, as: UTF8.self), bytes: $0) }
     }
 
     /// The key text (``rawValue``); it holds a digest of the credentials, never the credentials.
