@@ -6,8 +6,8 @@ import HTTPFeatures
 import Testing
 
 /// The metadata file's JSON: written by the cache's own writer (``MetadataJSON``), read by
-/// FastJSON, and the same format `JSONEncoder` wrote before, so a store survives an upgrade
-/// (and a downgrade).
+/// FastJSON, and the same format `JSONEncoder` wrote before, so a store survives an upgrade.
+/// (A version before the CRC-32 framing reads this version's files as damaged: misses, deleted.)
 @Suite("Cache metadata encoding")
 struct CacheMetadataTests {
     private func metadata(validators: Bool) throws -> CacheMetadata {
