@@ -1,4 +1,3 @@
-import Digest
 import Foundation
 import HTTPCore
 #if canImport(Glibc)
@@ -102,11 +101,11 @@ extension DiskCache {
                         reason: "body has \(body.count) bytes, metadata says \(metadata.bodyLength)", state: &state, events: &events)
                 return nil
             }
-            guard SHA256.hexDigest(body) == metadata.bodySHA256 else {
+            guard metadata.describesBody(body) else {
                 discard(hash, bodyFile: metadata.bodyFile, reason: "body checksum mismatch", state: &state, events: &events)
                 return nil
             }
-            guard let entry = metadata.entry(body: body) else {
+            guard let entry = metadata.entry(body: body, key: key) else {
                 discard(hash, bodyFile: metadata.bodyFile, reason: "metadata URL is invalid", state: &state, events: &events)
                 return nil
             }
@@ -195,8 +194,7 @@ extension DiskCache {
                 writeFailed(error, operation: "write body", state: &state, events: &events)
                 return false
             }
-            let committed = commitMetadata(entry, bodyFile: bodyFile, bodySHA256: SHA256.hexDigest(entry.body),
-                                           state: &state, events: &events)
+            let committed = commitMetadata(entry, bodyFile: bodyFile, state: &state, events: &events)
             if !committed { FileSystem.remove(bodyPath) }
             return committed
         }
@@ -208,25 +206,25 @@ extension DiskCache {
     func refreshEntry(_ entry: CacheEntry) -> Bool {
         let reused = perform(write: true) { state, events -> Bool? in
             guard state.access == .writable else { return false }
+            // The body on disk is taken for the entry's when its length and checksum match: both
+            // are responses of the same server for the same key, so a CRC-32 that matches by chance
+            // serves nothing that server did not send for it.
             guard case .found(let metadata, _, _) = readMetadata(hash: entry.key.fileName),
-                  metadata.key == entry.key.rawValue, metadata.bodyLength == Int64(entry.body.count),
-                  metadata.bodySHA256 == SHA256.hexDigest(entry.body) else { return nil }
-            return commitMetadata(entry, bodyFile: metadata.bodyFile, bodySHA256: metadata.bodySHA256,
-                                  state: &state, events: &events)
+                  metadata.key == entry.key.rawValue, metadata.describesBody(entry.body) else { return nil }
+            return commitMetadata(entry, bodyFile: metadata.bodyFile, state: &state, events: &events)
         }
         return reused ?? writeEntry(entry)
     }
 
     /// Writes the metadata file through a temporary file and renames it into place, then
     /// drops the body the previous metadata referenced (if another) and evicts if needed.
-    func commitMetadata(_ entry: CacheEntry, bodyFile: String, bodySHA256: String,
-                        state: inout State, events: inout [CacheEvent]) -> Bool {
+    func commitMetadata(_ entry: CacheEntry, bodyFile: String, state: inout State, events: inout [CacheEvent]) -> Bool {
         let hash = entry.key.fileName
         guard let metadataPath = path(hash + DiskCache.metadataSuffix),
               let temporary = path(DiskCache.temporaryPrefix + DiskCache.randomHex(32)) else { return false }
         let data: Data
         do {
-            data = try CacheMetadata(entry: entry, bodyFile: bodyFile, bodySHA256: bodySHA256).encoded()
+            data = try CacheMetadata(entry: entry, bodyFile: bodyFile).encoded()
         } catch {
             events.append(.diskError(operation: "encode metadata", path: metadataPath, message: "\(error)"))
             return false

@@ -6,7 +6,8 @@ import Synchronization
 /// The on-disk store: one directory of entries, each a metadata file and a body file.
 ///
 /// **Layout.** `<hash>.meta` (the full key, status, headers, times, validators, expiry, body
-/// length and SHA-256, framed with its own length and checksum), `<hash>-<generation>.body`,
+/// length and CRC-32, framed with its own length and CRC-32; files with SHA-256 in both places,
+/// as earlier versions wrote them, are read too), `<hash>-<generation>.body`,
 /// `.lock`, and short-lived `.tmp-*` files; `<hash>` is the SHA-256 hex of the key. The
 /// directory is created 0700 and every file 0600 whatever the umask; a directory owned by
 /// another user is refused.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The store's hot entries, held in memory within a byte budget, so that a hit costs two
-/// `lstat` calls instead of two file reads, a metadata parse and a SHA-256 of the body.
+/// `lstat` calls instead of two file reads, a metadata parse and a checksum of both.
 ///
 /// A held entry is the one that was verified when it was read from disk (or just written), with
 /// the ``FileIdentity`` its metadata and body files had then. It is served only while both files

@@ -56,6 +56,12 @@ struct MetadataJSON {
         afterName = false
     }
 
+    /// An unsigned 32-bit integer member (a checksum); none when `value` is `nil`.
+    mutating func member(_ name: String, _ value: UInt32?) {
+        guard let value else { return }
+        member(name, Int64(value))
+    }
+
     /// A number member; none when `value` is `nil`. Throws for NaN and infinity.
     mutating func member(_ name: String, _ value: Double?) throws(NetworkError) {
         guard let value else { return }

@@ -4,8 +4,9 @@ import Foundation
 import HTTPCore
 
 /// Fixed metadata values and the exact bytes of their files, written by the cache before it had
-/// a writer of its own (with the request-parameter JSON encoder). The bytes pin the on-disk
-/// format: a store written by any version must read back, and this one must write the same.
+/// a writer of its own (with the request-parameter JSON encoder), in the SHA-256 framing
+/// (`CHAINC01`). The bytes pin the on-disk format: a store written by any version must read
+/// back, and this one must write the same payload (in the CRC-32 framing, `CHAINC02`).
 enum CacheMetadataFixture {
     /// With validators and expiry; without them; and awkward values (exponent times, a
     /// negative zero, `Vary` values in an order that sorting must fix, control characters).
@@ -40,7 +41,7 @@ enum CacheMetadataFixture {
                 awkward]
     }
 
-    /// The files of ``metadata()``, in order, base64: magic, length, JSON payload, SHA-256.
+    /// The files of ``metadata()``, in order, base64: magic `CHAINC01`, length, JSON payload, SHA-256.
     static let files: [String] = [
         [
             "Q0hBSU5DMDF5AwAAAAAAAHsiYm9keUZpbGUiOiI5NTIzMmM2MzY5OGFiM2IxZGU1MDUwZjk2OTM1MjM0YmJhMmIwNTgzMzYz",

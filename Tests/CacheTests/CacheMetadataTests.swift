@@ -1,14 +1,13 @@
 @testable import Cache
 import CurlTransport
-import Digest
 import Foundation
 import HTTPCore
 import HTTPFeatures
 import Testing
 
 /// The metadata file's JSON: written by the cache's own writer (``MetadataJSON``), read by
-/// FastJSON, and the same format `JSONEncoder` wrote before, so a store survives an upgrade
-/// (and a downgrade).
+/// FastJSON, and the same format `JSONEncoder` wrote before, so a store survives an upgrade.
+/// (A version before the CRC-32 framing reads this version's files as damaged: misses, deleted.)
 @Suite("Cache metadata encoding")
 struct CacheMetadataTests {
     private func metadata(validators: Bool) throws -> CacheMetadata {
@@ -26,8 +25,7 @@ struct CacheMetadataTests {
         var entry = try makeEntry(request, body: "{}", headers: headers, at: Date(timeIntervalSince1970: 1_764_500_000.123_456))
         entry.requestSentAt = Date(timeIntervalSince1970: 1_764_499_999.5)
         if validators { entry.varyValues = ["accept-language": "de, en;q=0.5"] }
-        return CacheMetadata(entry: entry, bodyFile: entry.key.fileName + "-0123456789abcdef.body",
-                             bodySHA256: SHA256.hexDigest(entry.body))
+        return CacheMetadata(entry: entry, bodyFile: entry.key.fileName + "-0123456789abcdef.body")
     }
 
     @Test("every field round-trips, with and without validators", arguments: [true, false])
@@ -35,6 +33,7 @@ struct CacheMetadataTests {
         let original = try metadata(validators: validators)
         #expect((original.etag != nil) == validators)
         #expect((original.expiresAt != nil) == validators)
+        #expect(original.bodyCRC32 != nil && original.bodySHA256 == nil)
         let decoded = try CacheMetadata.decode(try original.encoded()).get()
         #expect(decoded == original)
     }
@@ -43,7 +42,7 @@ struct CacheMetadataTests {
     func sameFormatAsFoundation(validators: Bool) throws {
         let original = try metadata(validators: validators)
         let file = try original.encoded()
-        let payload = file[CacheMetadata.headerSize..<(file.count - CacheMetadata.digestSize)]
+        let payload = file[CacheMetadata.headerSize..<(file.count - CacheMetadata.Framing.crc32.checksumSize)]
         // A store written by this version, read by one that decodes with Foundation.
         #expect(try JSONDecoder().decode(CacheMetadata.self, from: Data(payload)) == original)
         // A store written by an earlier version (JSONEncoder, sorted keys), read by this one.
@@ -59,15 +58,28 @@ struct CacheMetadataTests {
         #expect(throws: NetworkError.self) { try bad.encoded() }
     }
 
-    @Test("the bytes on disk are pinned: the writer writes the fixture's files exactly, and reads them back")
+    @Test("the bytes on disk are pinned: files of the SHA-256 framing read back, and the writer writes their payload in the CRC-32 framing")
     func pinnedBytes() throws {
         let files = try CacheMetadataFixture.files.map { try #require(Data(base64Encoded: $0)) }
         let values = try CacheMetadataFixture.metadata()
         #expect(files.count == values.count)
         for (value, file) in zip(values, files) {
-            let written = try value.encoded()
-            #expect(written == file, "\(String(decoding: written, as: UTF8.self))")
             #expect(try CacheMetadata.decode(file).get() == value)
+            let payload = file[CacheMetadata.headerSize..<(file.count - CacheMetadata.Framing.sha256.checksumSize)]
+            #expect(CacheMetadata.frame(Data(payload), framing: .sha256) == file)
+            let written = try value.encoded()
+            #expect(written == CacheMetadata.frame(Data(payload)), "\(String(decoding: written, as: UTF8.self))")
+            #expect(Array(written.prefix(8)) == Array("CHAINC02".utf8))
+            var crc = UInt32(0)
+            for (index, byte) in written.suffix(4).enumerated() { crc |= UInt32(byte) << UInt32(8 * index) }
+            #expect(crc == CacheMetadata.crc32(Data(written.dropLast(4))))
         }
+    }
+
+    @Test("the checksum is the standard CRC-32 (zlib's, gzip's): its check value, and the empty input")
+    func standardCRC32() {
+        #expect(CacheMetadata.crc32(Data("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CacheMetadata.crc32(Data()) == 0)
+        #expect(CacheMetadata.crc32(Data("The quick brown fox jumps over the lazy dog".utf8)) == 0x414F_A339)
     }
 }
