@@ -43,11 +43,10 @@ final class RawClient {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw ClientError.connect(errno: code)
-        }
+        // No `close` here: a class whose init throws once every property is set is
+        // deinitialized, and `deinit` closes `fd` — closing it here too closed whatever
+        // descriptor a parallel test had been given that number meanwhile.
+        guard result == 0 else { throw ClientError.connect(errno: errno) }
     }
 
     /// Connects to a Unix-domain socket at `unixSocketPath` (at most 107 bytes).
@@ -63,11 +62,10 @@ final class RawClient {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw ClientError.connect(errno: code)
-        }
+        // No `close` here: a class whose init throws once every property is set is
+        // deinitialized, and `deinit` closes `fd` — closing it here too closed whatever
+        // descriptor a parallel test had been given that number meanwhile.
+        guard result == 0 else { throw ClientError.connect(errno: errno) }
     }
 
     /// A blocking stream socket whose reads and writes give up after `timeoutSeconds`.

@@ -74,10 +74,8 @@ final class RawConnection {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else {
-            close(fd)
-            throw TestFailure("cannot connect to 127.0.0.1:\(port)")
-        }
+        // `deinit` closes `fd` even when this throws (every property is set by then).
+        guard connected == 0 else { throw TestFailure("cannot connect to 127.0.0.1:\(port)") }
     }
 
     deinit { close(fd) }
