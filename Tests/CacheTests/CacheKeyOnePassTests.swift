@@ -1,6 +1,7 @@
 @testable import Cache
 import Foundation
 import Testing
+import TestSupport
 
 /// The one-pass canonical URL against the `URLComponents` one it stands in for.
 @Suite("Cache keys: the one-pass canonical URL")
@@ -88,7 +89,7 @@ struct CacheKeyOnePassTests {
     /// accepts, it must agree with `URLComponents`.
     @Test("agrees with URLComponents on random URLs")
     func randomURLs() {
-        var generator = SplitMix(seed: 0x5eed)
+        var generator = SplitMix64(seed: 0x5eed)
         let alphabet = Array("aZ09-._~!$&'()*+,;=:@/?#%2B%zz%41 [".utf8)
         var checked = 0
         for _ in 0..<3000 {
@@ -103,18 +104,5 @@ struct CacheKeyOnePassTests {
             #expect(fast == reference(url), "\(url.absoluteString)")
         }
         #expect(checked > 500)
-    }
-}
-
-/// A small seeded generator, so a failure names a URL that comes back on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
