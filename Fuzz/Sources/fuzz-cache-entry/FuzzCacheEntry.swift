@@ -28,7 +28,7 @@ public func fuzzCacheEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                  "validated body file \(metadata.bodyFile.debugDescription) could leave the store")
 
     let body = Data(count: Int(metadata.bodyLength))
-    guard let entry = metadata.entry(body: body) else { return 0 }
+    guard let entry = metadata.entry(body: body, key: CacheKey(rawValue: metadata.key)) else { return 0 }
     let now = Date(timeIntervalSince1970: 1_700_000_000)
     _ = entry.response
     _ = entry.expiresAt
@@ -38,7 +38,7 @@ public func fuzzCacheEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = CacheStrategy.decide(method: .get, requestHeaders: ["Cache-Control": "max-stale, min-fresh=5"], stored: entry, now: now)
     _ = CacheStrategy.headersAfterRevalidation(stored: entry.headers, notModified: entry.headers)
     // Writing it back must give a file that reads back to the same metadata.
-    if let again = try? CacheMetadata(entry: entry, bodyFile: metadata.bodyFile, bodySHA256: metadata.bodySHA256).encoded(),
+    if let again = try? CacheMetadata(entry: entry, bodyFile: metadata.bodyFile).encoded(),
        case .success(let reread) = CacheMetadata.decode(again) {
         precondition(reread.key == metadata.key && reread.bodyFile == metadata.bodyFile, "metadata does not round-trip")
     }
