@@ -164,13 +164,11 @@ struct CacheMetadata: Codable, Sendable, Equatable {
         case .failure(let error): return .failure(error)
         case .success(let range): payload = range
         }
-        do {
-            // FastJSON reads the same JSON as Foundation's decoder at a quarter of the cost, and
-            // this decode is most of a cache hit's work.
-            let json = Data(data[(data.startIndex + payload.lowerBound)..<(data.startIndex + payload.upperBound)])
-            return .success(try FastJSONDecoder().decode(CacheMetadata.self, from: json))
+        let json = Data(data[(data.startIndex + payload.lowerBound)..<(data.startIndex + payload.upperBound)])
+        do throws(CorruptionError) {
+            return .success(try CacheMetadata(reading: json))
         } catch {
-            return .failure(CorruptionError("metadata does not decode: \(error)"))
+            return .failure(error)
         }
     }
 

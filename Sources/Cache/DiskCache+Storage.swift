@@ -63,7 +63,9 @@ extension DiskCache {
         for attempt in 0..<2 {
             let metadata: CacheMetadata
             let metadataFile: FileIdentity
-            switch readMetadata(hash: hash) {
+            // The writer marks the entry used as it reads it (through the open descriptor).
+            let now = state.access == .writable ? clock() : nil
+            switch readMetadata(hash: hash, touchingAt: now) {
             case .missing:
                 if state.access == .writable { forget(hash, state: &state) }
                 return nil
@@ -109,16 +111,9 @@ extension DiskCache {
                 discard(hash, bodyFile: metadata.bodyFile, reason: "metadata URL is invalid", state: &state, events: &events)
                 return nil
             }
-            var heldMetadataFile: FileIdentity? = metadataFile
-            if state.access == .writable {
-                touch(hash, state: &state)
-                // This store is the only writer: what is at the path now is what it just touched.
-                heldMetadataFile = path(hash + DiskCache.metadataSuffix).flatMap(FileIdentity.of)
-            }
-            if let heldMetadataFile {
-                state.memory.hold(hash, entry: entry, bodyFileName: metadata.bodyFile, metadataFile: heldMetadataFile,
-                                  bodyFile: bodyFile, touchedAt: clock())
-            }
+            if let now { state.index[hash]?.lastAccess = now }
+            state.memory.hold(hash, entry: entry, bodyFileName: metadata.bodyFile, metadataFile: metadataFile,
+                              bodyFile: bodyFile, touchedAt: now ?? clock())
             return entry
         }
         return nil
@@ -147,12 +142,14 @@ extension DiskCache {
         return held.entry
     }
 
-    func readMetadata(hash: String) -> MetadataRead {
+    /// Reads and validates the metadata file of `hash`; with `touchingAt`, also marks it used at
+    /// that time (see `FileSystem.readFile`), and the identity found is the one after.
+    func readMetadata(hash: String, touchingAt touch: Date? = nil) -> MetadataRead {
         guard let metadataPath = path(hash + DiskCache.metadataSuffix) else { return .missing }
         let data: Data
         let file: FileIdentity
         do {
-            (data, file) = try FileSystem.readFile(metadataPath, maximumSize: CacheMetadata.maximumFileSize)
+            (data, file) = try FileSystem.readFile(metadataPath, maximumSize: CacheMetadata.maximumFileSize, touchingAt: touch)
         } catch {
             switch error {
             case .missing: return .missing
@@ -283,14 +280,6 @@ extension DiskCache {
             FileSystem.remove(bodyPath)
         }
         forget(hash, state: &state)
-    }
-
-    /// Marks an entry as just used: in the index and in its metadata file's modification
-    /// time, so the order survives a restart.
-    func touch(_ hash: String, state: inout State) {
-        let now = clock()
-        if let metadataPath = path(hash + DiskCache.metadataSuffix) { FileSystem.setModificationDate(metadataPath, now) }
-        state.index[hash]?.lastAccess = now
     }
 
     func forget(_ hash: String, state: inout State) {

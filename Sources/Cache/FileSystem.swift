@@ -57,8 +57,11 @@ enum FileSystem {
     /// Reads a whole regular file of at most `maximumSize` bytes, with the identity of the file
     /// read. The size comes from `fstat` on the open descriptor, so the allocation is bounded
     /// before it happens, and the identity is that of the bytes returned even if the path is
-    /// replaced meanwhile.
-    static func readFile(_ path: String, maximumSize: Int64) throws(ReadFailure) -> (data: Data, identity: FileIdentity) {
+    /// replaced meanwhile. With `touchingAt`, the file's access and modification times are then
+    /// set to it through the same descriptor (best effort), and the identity is the one after:
+    /// two system calls on the descriptor instead of two path lookups after the read.
+    static func readFile(_ path: String, maximumSize: Int64, touchingAt touch: Date? = nil)
+        throws(ReadFailure) -> (data: Data, identity: FileIdentity) {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw .missing }
@@ -90,6 +93,16 @@ enum FileSystem {
         // A file that shrank while being read (it cannot with rename-based writes, but a
         // foreign process could truncate it) comes back short; the caller's length check sees it.
         if offset < data.count { data.removeSubrange(offset..<data.count) }
+        if let touch {
+            let time = timespec(date: touch)
+            let changed = withUnsafeTemporaryAllocation(of: timespec.self, capacity: 2) { times -> Bool in
+                times[0] = time
+                times[1] = time
+                return futimens(fd, times.baseAddress) == 0
+            }
+            var touched = stat()
+            if changed, fstat(fd, &touched) == 0 { status = touched }
+        }
         return (data, FileIdentity(status))
     }
 

@@ -102,6 +102,14 @@ public struct JSONValue: Sendable, CustomStringConvertible {
         return JSONNumberParser.rawDouble(document.bytes + entry.offset, count: entry.length)
     }
 
+    /// A number as `Double` under `JSONDecoder`'s rules: `nil` for a literal beyond `Double`'s
+    /// range or one that underflows to zero (`1e-400`), and for other kinds.
+    package var representableDoubleValue: Double? {
+        let entry = self.entry
+        guard entry.kind == .number else { return nil }
+        return try? JSONNumberParser.double(document.bytes + entry.offset, count: entry.length, flags: entry.header, offset: entry.offset)
+    }
+
     /// A number's literal text as written (e.g. for `Decimal(string:)` or
     /// integers wider than 64 bits); `nil` for other kinds.
     public var numberText: String? {
