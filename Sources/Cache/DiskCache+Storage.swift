@@ -40,22 +40,48 @@ extension DiskCache {
     /// The entry under `key` if the memory tier holds it and both its files are unchanged,
     /// without waiting for anything: safe on any thread, since it only takes the lock if it is
     /// free and calls `lstat` twice. `nil` sends the read to the store's queue: the lock is busy
-    /// (a write may hold it for a while), a mutation is queued, the store is not open yet, the
-    /// entry is not held or has changed on disk, or its access time on disk is due.
+    /// (a write may hold it for a while), a mutation is queued, the store is not open yet, or
+    /// the entry is not held or has changed on disk. An access time that is due is written on
+    /// the store's queue afterwards (``writePendingTouches()``).
     func heldEntryWithoutWaiting(for key: CacheKey) -> CacheEntry? {
         guard queuedMutations.load(ordering: .sequentiallyConsistent) == 0 else { return nil }
         let hash = key.fileName
-        return state.withLockIfAvailable { state -> CacheEntry? in
-            guard state.access == .writable || state.access == .readOnly, let held = state.memory.use(hash) else { return nil }
-            return serveHeld(held, hash: hash, key: key, state: &state, mayTouch: false)
-        } ?? nil
+        let (entry, queueTouchWrite) = state.withLockIfAvailable { state -> (CacheEntry?, Bool) in
+            guard state.access == .writable || state.access == .readOnly, let held = state.memory.use(hash) else { return (nil, false) }
+            let entry = serveHeld(held, hash: hash, key: key, state: &state, touchNow: false)
+            guard !state.pendingTouches.isEmpty, !state.touchWriteQueued else { return (entry, false) }
+            state.touchWriteQueued = true
+            return (entry, true)
+        } ?? (nil, false)
+        if queueTouchWrite { queue.async { self.writePendingTouches() } }
+        return entry
+    }
+
+    /// Writes the access times that hits served off the queue marked as due: each held entry's
+    /// time of use, if its metadata file is still the one held (a newer write or a removal
+    /// since then has its own time). Best effort, as every access time.
+    func writePendingTouches() {
+        state.withLock { state in
+            let hashes = state.pendingTouches
+            state.pendingTouches = []
+            state.touchWriteQueued = false
+            guard state.access == .writable else { return }
+            for hash in hashes {
+                guard let held = state.memory.entries[hash], let metadataPath = path(hash + DiskCache.metadataSuffix),
+                      FileIdentity.of(metadataPath) == held.metadataFile else { continue }
+                FileSystem.setModificationDate(metadataPath, held.touchedAt)
+                if let touched = FileIdentity.of(metadataPath) {
+                    state.memory.touched(hash, at: held.touchedAt, identity: touched)
+                }
+            }
+        }
     }
 
     func loadEntry(_ key: CacheKey, state: inout State, events: inout [CacheEvent]) -> CacheEntry? {
         guard state.access == .writable || state.access == .readOnly else { return nil }
         let hash = key.fileName
         if let held = state.memory.use(hash) {
-            if let entry = serveHeld(held, hash: hash, key: key, state: &state, mayTouch: true) { return entry }
+            if let entry = serveHeld(held, hash: hash, key: key, state: &state, touchNow: true) { return entry }
             state.memory.remove(hash)
         }
         // A read-only reader can race the writing process: it may read metadata whose body
@@ -120,10 +146,11 @@ extension DiskCache {
     }
 
     /// The entry the memory tier holds for `hash`, if both its files are still the ones it was
-    /// read from; `nil` sends the read to the disk. `mayTouch`: the access time on disk may be
-    /// written here when it is due (else a due one gives `nil`, leaving it to the store's queue).
+    /// read from; `nil` sends the read to the disk. An access time on disk that is due is
+    /// written here with `touchNow` (on the store's queue), else marked for
+    /// ``writePendingTouches()``.
     private func serveHeld(_ held: MemoryTier.Held, hash: String, key: CacheKey, state: inout State,
-                           mayTouch: Bool) -> CacheEntry? {
+                           touchNow: Bool) -> CacheEntry? {
         // Another key with the same hash: the disk read reports it as a miss.
         guard held.entry.key.rawValue == key.rawValue,
               let metadataPath = path(hash + DiskCache.metadataSuffix), let bodyPath = path(held.bodyFileName),
@@ -132,13 +159,18 @@ extension DiskCache {
         let now = clock()
         let sinceTouch = now.timeIntervalSince(held.touchedAt)
         let touchIsDue = sinceTouch >= DiskCache.accessTimeResolution || sinceTouch < 0
-        if touchIsDue && !mayTouch { return nil }
         state.index[hash]?.lastAccess = now
-        if touchIsDue {
-            FileSystem.setModificationDate(metadataPath, now)
-            guard let touched = FileIdentity.of(metadataPath) else { return nil }
-            state.memory.touched(hash, at: now, identity: touched)
+        guard touchIsDue else { return held.entry }
+        guard touchNow else {
+            // The time is recorded now (so the entry is marked once) with the identity the file
+            // still has; the write that follows updates both.
+            state.memory.touched(hash, at: now, identity: held.metadataFile)
+            state.pendingTouches.append(hash)
+            return held.entry
         }
+        FileSystem.setModificationDate(metadataPath, now)
+        guard let touched = FileIdentity.of(metadataPath) else { return nil }
+        state.memory.touched(hash, at: now, identity: touched)
         return held.entry
     }
 

@@ -53,7 +53,8 @@ public final class DiskCache: Sendable {
     /// The default ``memoryBudget``: 4 MiB.
     public static let defaultMemoryBudget = 4 * 1024 * 1024
     /// How often, at most, a hit served from memory writes the entry's access time to disk.
-    /// The in-process order is exact; the order a restart reads back is this coarse.
+    /// The in-process order is exact; the order a restart reads back is this coarse. A hit
+    /// served off the store's queue does not wait for that write: it is queued behind it.
     static let accessTimeResolution: TimeInterval = 1
 
     /// The directory, or `nil` when no default directory could be found (then the store
@@ -99,6 +100,11 @@ public final class DiskCache: Sendable {
         var lastOpenFailure: String?
         var namespaces: [String: DiskCache] = [:]
         var memory: MemoryTier
+        /// Held entries whose access time on disk is due, marked by hits served off the store's
+        /// queue; ``DiskCache/writePendingTouches()`` writes them there, behind the hits.
+        var pendingTouches: [String] = []
+        /// Whether that write is queued.
+        var touchWriteQueued = false
     }
 
     /// What the store knows about one committed entry without reading it.

@@ -11,7 +11,7 @@ struct HeldEntryQuickReadTests {
     let clock = TestClock()
     let request = HTTPRequest(url: URL(string: "https://api.example.com/items?page=1")!)
 
-    @Test("served while held and unchanged; not when the body file changed, a mutation is queued, or the access time is due")
+    @Test("served while held and unchanged, also when its access time is due; not when the body file changed or a mutation is queued")
     func quickReadRules() async throws {
         try await withTemporaryDirectory { directory in
             let store = DiskCache(directory: directory, clock: clock.function)
@@ -28,10 +28,24 @@ struct HeldEntryQuickReadTests {
             released.wait()
             #expect(store.heldEntryWithoutWaiting(for: entry.key) == entry)
 
+            // A due access time does not hold the hit up: it is written on the store's queue
+            // afterwards, once, and the held identity follows the touched file.
+            let metadataPath = try #require(store.path(entry.key.fileName + DiskCache.metadataSuffix))
+            let written = try #require(FileSystem.regularFileInfo(metadataPath)).modified
             clock.advance(DiskCache.accessTimeResolution)
-            #expect(store.heldEntryWithoutWaiting(for: entry.key) == nil, "the access time is written on the store's queue")
-            #expect(store.readEntry(for: entry.key) == entry)
-            #expect(store.heldEntryWithoutWaiting(for: entry.key) == entry, "touched, so quick again")
+            let gate2 = DispatchSemaphore(value: 0)
+            store.queue.async { gate2.wait() }
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == entry, "served though the access time is due")
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == entry)
+            #expect(store.state.withLock { $0.pendingTouches } == [entry.key.fileName], "marked once")
+            #expect(try #require(FileSystem.regularFileInfo(metadataPath)).modified == written, "not written on this thread")
+            gate2.signal()
+            store.queue.sync {}
+            #expect(store.state.withLock { $0.pendingTouches.isEmpty && !$0.touchWriteQueued })
+            let touched = try #require(FileSystem.regularFileInfo(metadataPath)).modified
+            #expect(abs(touched.timeIntervalSince(clock.now)) < 0.001, "the time of the hit, written behind it")
+            #expect(store.heldEntryWithoutWaiting(for: entry.key) == entry, "the held identity follows the touch")
+            #expect(store.state.withLock { $0.pendingTouches.isEmpty }, "not due again within the resolution")
 
             let bodyName = try #require(store.state.withLock { $0.index[entry.key.fileName]?.bodyFile })
             let bodyPath = try #require(store.path(bodyName))

@@ -19,6 +19,7 @@ public protocol BenchClient {
 ///     bench-<client> --base-url http://127.0.0.1:PORT --scenario small-seq --count 20000
 ///                    [--concurrency 32] [--download-dir DIR] [--entries 10000]
 ///                    [--connections 32] [--ca-file PEM]     # the TLS scenarios
+///                    [--memory-mib 128]                     # the cache's memory budget
 ///     bench-<client> --list        # the scenarios it implements, one a line
 ///
 /// Prints one JSON line on success:
@@ -93,7 +94,8 @@ public enum BenchMain {
                                concurrency: try number("concurrency", default: 32),
                                downloadDirectory: directory, entries: try number("entries", default: 100),
                                connections: try number("connections", default: 32),
-                               caFile: values["ca-file"].map { URL(fileURLWithPath: $0) })
+                               caFile: values["ca-file"].map { URL(fileURLWithPath: $0) },
+                               memoryBudget: values["memory-mib"] == nil ? nil : try number("memory-mib", default: 4) << 20)
         if scenario.isTLS {
             guard setup.baseURL.scheme == "https", setup.caFile != nil else {
                 throw BenchError("--scenario \(scenario.rawValue) needs an https --base-url and --ca-file")

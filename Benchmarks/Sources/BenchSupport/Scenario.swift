@@ -81,6 +81,9 @@ public struct BenchSetup: Sendable {
     public var connections: Int
     /// The runner's private CA (`--ca-file`), which the TLS scenarios trust; `nil` otherwise.
     public var caFile: URL?
+    /// The response cache's memory budget in bytes (`--memory-mib`); `nil`: the library's
+    /// default (4 MiB).
+    public var memoryBudget: Int? = nil
 
     /// The full URL of a scenario's resource.
     public func url(for scenario: Scenario) -> URL {

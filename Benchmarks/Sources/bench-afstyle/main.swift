@@ -73,7 +73,8 @@ struct AFStyleClient: BenchClient {
     /// then times the stored copies of `.fileFirst` calls (see ``CacheHits``).
     private func cacheHits(_ setup: BenchSetup, manager: HTTPSessionManager, policy: CachePolicy) throws -> () throws -> BenchResult {
         let directory = setup.cacheDirectory(client: name)
-        let cache = ResponseCache(directory: directory, maximumSize: 1 << 30)
+        let cache = ResponseCache(directory: directory, maximumSize: 1 << 30,
+                                  memoryBudget: setup.memoryBudget ?? DiskCache.defaultMemoryBudget)
         manager.responseCache = cache
         let urls = (0..<setup.entries).map { setup.cacheURL($0).absoluteString }
         do {

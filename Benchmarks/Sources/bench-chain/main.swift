@@ -102,7 +102,8 @@ struct ChainClient: BenchClient {
                            policy: CachePolicy) throws -> () throws -> BenchResult {
         let directory = setup.cacheDirectory(client: name)
         var configuration = base
-        configuration.cache = ResponseCache(directory: directory, maximumSize: 1 << 30)
+        configuration.cache = ResponseCache(directory: directory, maximumSize: 1 << 30,
+                                            memoryBudget: setup.memoryBudget ?? DiskCache.defaultMemoryBudget)
         // URLs only: each call builds its request, as an app does (10,000 prebuilt `Request`
         // values would also weigh on the peak RSS the table shows for Chain).
         let urls = (0..<setup.entries).map { setup.cacheURL($0) }
