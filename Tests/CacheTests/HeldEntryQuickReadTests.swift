@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import HTTPCore
+import Synchronization
 import Testing
 
 /// A held entry read on the caller's thread: served only when nothing queued or changed on disk
@@ -52,6 +53,45 @@ struct HeldEntryQuickReadTests {
             try Data("tampered".utf8).write(to: URL(fileURLWithPath: bodyPath))
             #expect(store.heldEntryWithoutWaiting(for: entry.key) == nil, "a changed body file is never served from memory")
             #expect(store.readEntry(for: entry.key) == nil, "and the disk read finds it damaged")
+        }
+    }
+
+    @Test("quick reads on many threads, their access times due, while the entries are rewritten: each read is a version written for its key, and every due time is written")
+    func concurrentQuickReadsWithDueTouches() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = DiskCache(directory: directory, clock: clock.function)
+            let requests = try (0..<20).map { HTTPRequest(url: try #require(URL(string: "https://api.example.com/items?page=\($0)"))) }
+            let first = try requests.map { try makeEntry($0, body: "v0", at: clock.now) }
+            for entry in first { #expect(store.writeEntry(entry)) }
+            let wrong = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: 5) { lane in
+                for round in 0..<200 {
+                    if lane == 0 {
+                        // The writer: a new body for one entry, and time moves on so touches fall due.
+                        clock.advance(DiskCache.accessTimeResolution)
+                        let index = round % requests.count
+                        let entry = (try? makeEntry(requests[index], body: "v\(round)", at: clock.now))
+                        if let entry { _ = store.writeEntry(entry) }
+                    } else {
+                        let index = (round * lane) % requests.count
+                        guard let read = store.heldEntryWithoutWaiting(for: first[index].key) else { continue }
+                        let body = String(decoding: read.body, as: UTF8.self)
+                        // v0, or a version the writer wrote for this entry (round ≡ index).
+                        let version = Int(body.dropFirst())
+                        let written = body.hasPrefix("v") && version.map { $0 == 0 || $0 % requests.count == index } == true
+                        if read.key != first[index].key || !written { wrong.withLock { $0 += 1 } }
+                    }
+                }
+            }
+            store.queue.sync {}
+            #expect(wrong.withLock { $0 } == 0)
+            #expect(store.state.withLock { $0.pendingTouches.isEmpty && !$0.touchWriteQueued })
+            // Every held entry still matches its files, so the next read is quick and is the last write.
+            for (index, request) in requests.enumerated() {
+                let key = first[index].key
+                let fromDisk = try #require(store.readEntry(for: key))
+                #expect(store.heldEntryWithoutWaiting(for: key) == fromDisk, "\(request.url)")
+            }
         }
     }
 
