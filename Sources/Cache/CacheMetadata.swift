@@ -1,5 +1,4 @@
 import Digest
-import FastJSON
 import Foundation
 import HTTPCore
 
