@@ -48,10 +48,9 @@ extension DiskCache {
         let hash = key.fileName
         let (entry, queueTouchWrite) = state.withLockIfAvailable { state -> (CacheEntry?, Bool) in
             guard state.access == .writable || state.access == .readOnly, let held = state.memory.use(hash) else { return (nil, false) }
+            let hadPending = !state.pendingTouches.isEmpty
             let entry = serveHeld(held, hash: hash, key: key, state: &state, touchNow: false)
-            guard !state.pendingTouches.isEmpty, !state.touchWriteQueued else { return (entry, false) }
-            state.touchWriteQueued = true
-            return (entry, true)
+            return (entry, !hadPending && !state.pendingTouches.isEmpty)
         } ?? (nil, false)
         if queueTouchWrite { queue.async { self.writePendingTouches() } }
         return entry
@@ -64,15 +63,11 @@ extension DiskCache {
         state.withLock { state in
             let hashes = state.pendingTouches
             state.pendingTouches = []
-            state.touchWriteQueued = false
             guard state.access == .writable else { return }
             for hash in hashes {
                 guard let held = state.memory.entries[hash], let metadataPath = path(hash + DiskCache.metadataSuffix),
                       FileIdentity.of(metadataPath) == held.metadataFile else { continue }
-                FileSystem.setModificationDate(metadataPath, held.touchedAt)
-                if let touched = FileIdentity.of(metadataPath) {
-                    state.memory.touched(hash, at: held.touchedAt, identity: touched)
-                }
+                _ = touchHeld(hash, metadataPath: metadataPath, at: held.touchedAt, state: &state)
             }
         }
     }
@@ -168,10 +163,16 @@ extension DiskCache {
             state.pendingTouches.append(hash)
             return held.entry
         }
-        FileSystem.setModificationDate(metadataPath, now)
-        guard let touched = FileIdentity.of(metadataPath) else { return nil }
-        state.memory.touched(hash, at: now, identity: touched)
-        return held.entry
+        return touchHeld(hash, metadataPath: metadataPath, at: now, state: &state) ? held.entry : nil
+    }
+
+    /// Sets a held entry's access time on disk and records the identity its metadata file has
+    /// after; `false` when the file cannot be looked at any more.
+    private func touchHeld(_ hash: String, metadataPath: String, at date: Date, state: inout State) -> Bool {
+        FileSystem.setModificationDate(metadataPath, date)
+        guard let touched = FileIdentity.of(metadataPath) else { return false }
+        state.memory.touched(hash, at: date, identity: touched)
+        return true
     }
 
     /// Reads and validates the metadata file of `hash`; with `touchingAt`, also marks it used at

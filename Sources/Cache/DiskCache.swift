@@ -101,10 +101,9 @@ public final class DiskCache: Sendable {
         var namespaces: [String: DiskCache] = [:]
         var memory: MemoryTier
         /// Held entries whose access time on disk is due, marked by hits served off the store's
-        /// queue; ``DiskCache/writePendingTouches()`` writes them there, behind the hits.
+        /// queue; ``DiskCache/writePendingTouches()`` writes them there, behind the hits. A write
+        /// is queued exactly while this is not empty.
         var pendingTouches: [String] = []
-        /// Whether that write is queued.
-        var touchWriteQueued = false
     }
 
     /// What the store knows about one committed entry without reading it.
